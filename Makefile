@@ -1,0 +1,11 @@
+# The two commands of the README, plus the helpers later labs add.
+.PHONY: lab test setup
+
+lab:    ## set up what is missing, start the mini cluster, open JupyterLab on labs/
+	bash cephlab/bootstrap.sh lab
+
+test:   ## set up what is missing, run every test (models, oracles, cluster, notebooks)
+	bash cephlab/bootstrap.sh test
+
+setup:  ## only install OS packages and the .venv
+	bash cephlab/bootstrap.sh setup

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Set up what is missing, then run the lab or the tests.
+#   cephlab/bootstrap.sh setup   OS packages + .venv (idempotent, seconds when done)
+#   cephlab/bootstrap.sh lab     setup, start the mini cluster, open JupyterLab on labs/
+#   cephlab/bootstrap.sh test    setup, run the whole test suite
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+# Debian's python3-rados/python3-rbd bindings exist only for the system interpreter, so the venv is
+# built from /usr/bin/python3 and sees its site-packages (pip packages still take precedence).
+SYSTEM_PYTHON="${CEPHLAB_PYTHON:-/usr/bin/python3}"
+OS_PACKAGES=(ceph-mon ceph-mgr ceph-osd ceph-mds ceph-base ceph-common ceph-fuse rbd-fuse fio
+             python3-venv python3-rados python3-rbd make)
+
+say() { printf '\033[1m[cephlab]\033[0m %s\n' "$*"; }
+die() { printf '\033[1;31m[cephlab] error:\033[0m %s\n' "$*" >&2; exit 1; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"
+    elif command -v sudo >/dev/null; then sudo "$@"
+    else die "need root to install OS packages; ask an admin to run: apt-get install ${OS_PACKAGES[*]}"
+    fi
+}
+
+missing_os_packages() {
+    local p missing=()
+    for p in "${OS_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    echo "${missing[*]}"
+}
+
+ensure_os_packages() {
+    command -v dpkg-query >/dev/null || die "this set-up needs a Debian or Ubuntu system (apt/dpkg)"
+    local missing; missing="$(missing_os_packages)"
+    [ -z "$missing" ] && return 0
+    say "installing OS packages: $missing"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    # shellcheck disable=SC2086
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+}
+
+ensure_venv() {
+    local stamp="$VENV/.cephlab-stamp" want
+    want="$(sha256sum "$ROOT/pyproject.toml" | cut -c1-16)"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$VENV/bin/cephlab" ]; then
+        return 0
+    fi
+    say "creating the Python environment in .venv (a few minutes the first time)"
+    [ -x "$VENV/bin/python" ] || "$SYSTEM_PYTHON" -m venv --system-site-packages "$VENV"
+    "$VENV/bin/python" -m pip install -q --upgrade pip
+    "$VENV/bin/python" -m pip install -q -e "$ROOT[test]"
+    echo "$want" > "$stamp"
+}
+
+setup() {
+    ensure_os_packages
+    ensure_venv
+}
+
+run_lab() {
+    setup
+    "$VENV/bin/cephlab" up
+    local args=(--notebook-dir="$ROOT/labs" --ServerApp.ip=127.0.0.1)
+    [ "$(id -u)" -eq 0 ] && args+=(--allow-root)
+    say "opening JupyterLab on labs/ (stop it with Ctrl-C; stop the cluster with: .venv/bin/cephlab down)"
+    exec "$VENV/bin/jupyter" lab "${args[@]}" "$@"
+}
+
+run_tests() {
+    setup
+    cd "$ROOT"
+    exec "$VENV/bin/python" -m pytest "$@"
+}
+
+case "${1:-}" in
+    setup) setup ;;
+    lab) shift; run_lab "$@" ;;
+    test) shift; run_tests "$@" ;;
+    *) die "usage: $0 setup|lab|test [args]" ;;
+esac
