@@ -1,0 +1,173 @@
+"""Start and stop one cluster's Ceph daemons, by the PIDs in its own pid files.
+
+A PID is trusted only while /proc/<pid>/cmdline still names this cluster's ceph.conf, so a
+recycled PID or another cluster's daemon is never signalled.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from .errors import ClusterError
+
+
+class DaemonError(ClusterError):
+    """A daemon failed to start or stop; the message names its log file."""
+
+
+def pid_path(d, name):
+    return Path(d) / "run" / f"{name}.pid"
+
+
+def log_path(d, name):
+    return Path(d) / "log" / f"{name}.log"
+
+
+def _cmdline(pid):
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return []
+    return raw.decode(errors="replace").split("\0")
+
+
+def _is_zombie(pid):
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+
+
+def is_ours(pid, conf):
+    """True while `pid` runs and its command line names the conf file `conf`."""
+    return bool(pid) and not _is_zombie(pid) and str(conf) in _cmdline(pid)
+
+
+def read_pid(d, name):
+    try:
+        return int(pid_path(d, name).read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def running_pid(d, name):
+    """The PID of daemon `name` (e.g. "osd.2") of the cluster in folder d, or None."""
+    pid = read_pid(d, name)
+    return pid if is_ours(pid, Path(d) / "ceph.conf") else None
+
+
+def daemon_names(d):
+    """Every daemon that has (or had) a pid file in this folder."""
+    run = Path(d) / "run"
+    return sorted(p.stem for p in run.glob("*.pid")) if run.is_dir() else []
+
+
+def launch(d, binary, name, extra=(), timeout=60):
+    """Start a daemon of the cluster in folder d; it forks itself and writes its pid file.
+
+    Returns its PID. Raises DaemonError with the tail of its output/log when it fails.
+    """
+    d = Path(d)
+    kind, ident = name.split(".", 1)
+    conf = d / "ceph.conf"
+    pid_path(d, name).unlink(missing_ok=True)
+    out_file = d / "log" / f"{name}.out"
+    cmd = [binary, "-c", str(conf), "-i", ident, *extra]
+    with open(out_file, "ab") as out:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                                cwd=d, start_new_session=True)
+        try:
+            rc = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            raise DaemonError(f"{name} did not start within {timeout} s; see {log_path(d, name)}")
+    if rc != 0:
+        raise DaemonError(f"{name} failed to start (exit {rc}): {tail(out_file)}"
+                          f"\n  see {log_path(d, name)}")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pid = running_pid(d, name)
+        if pid:
+            return pid
+        time.sleep(0.05)
+    raise DaemonError(f"{name} exited right after starting; see {log_path(d, name)}")
+
+
+def run_tool(cmd, what, cwd=None, timeout=120):
+    """Run a one-shot Ceph tool (mkfs, monmaptool); raise DaemonError with its output on failure."""
+    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          cwd=cwd, timeout=timeout)
+    if proc.returncode != 0:
+        msg = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
+        raise DaemonError(f"{what} failed (exit {proc.returncode}): " + " | ".join(msg))
+    return proc
+
+
+def spawn_tool(cmd, cwd=None):
+    """Start a one-shot tool in the background (e.g. OSD mkfs in parallel); finish_tool() it."""
+    return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, cwd=cwd)
+
+
+def finish_tool(proc, what, timeout=300):
+    out, _ = proc.communicate(timeout=timeout)
+    if proc.returncode != 0:
+        raise DaemonError(f"{what} failed (exit {proc.returncode}): "
+                          + " | ".join(out.strip().splitlines()[-5:]))
+
+
+def tail(path, lines=5):
+    try:
+        text = Path(path).read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return ""
+    return " | ".join(text[-lines:])
+
+
+def signal_daemons(d, names, sig):
+    """Send `sig` to each named daemon still running; returns {name: pid} of those signalled."""
+    sent = {}
+    for name in names:
+        pid = running_pid(d, name)
+        if pid:
+            try:
+                os.kill(pid, sig)
+                sent[name] = pid
+            except ProcessLookupError:
+                pass
+    return sent
+
+
+def wait_gone(d, pids, timeout):
+    """Wait until none of {name: pid} runs any more; returns those still running."""
+    conf = Path(d) / "ceph.conf"
+    deadline = time.monotonic() + timeout
+    left = dict(pids)
+    while left and time.monotonic() < deadline:
+        left = {n: p for n, p in left.items() if is_ours(p, conf)}
+        if left:
+            time.sleep(0.05)
+    return left
+
+
+def stop(d, names, graceful=True, timeout=30):
+    """Stop the named daemons: SIGTERM and wait (graceful), SIGKILL what is left."""
+    sent = signal_daemons(d, names, signal.SIGTERM if graceful else signal.SIGKILL)
+    left = wait_gone(d, sent, timeout if graceful else 10)
+    if left:
+        for pid in left.values():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        left = wait_gone(d, left, 10)
+    if left:
+        raise DaemonError(f"could not stop {', '.join(left)} (PIDs {list(left.values())})")
+    for name in sent:
+        pid_path(d, name).unlink(missing_ok=True)
+    return list(sent)
