@@ -1,0 +1,186 @@
+"""FileStore's backoff ("dynamic") throttle: the delay Ceph injects as a queue fills.
+
+Ceph's `BackoffThrottle` (src/common/Throttle.cc) slows callers of
+`FileStore::queue_transactions` down gradually instead of letting them run into the hard
+limit. It watches how full its queue is, r = current / max, and makes each caller wait
+
+    delay(r) = 0                                   r < low
+             = cost * (r - low) * s0               low <= r < high
+             = cost * (e + (r - high) * s1)        r >= high
+
+    e  = high_multiple / expected_throughput       (seconds per unit of cost at r = high)
+    m  = max_multiple  / expected_throughput       (seconds per unit of cost at r = 1)
+    s0 = e / (high - low)                          (slope between low and high)
+    s1 = (m - e) / (1 - high)                      (slope between high and 1)
+
+Seed 000_ff3932318711fad8.txt (NAVER, OpenStack Days 2017), "Dynamic Throttle" slide, gives
+the same piecewise form (without the cost factor and without the edge cases below).
+doc/dev/osd_internals/osd_throttles.rst describes it in words. The FileStore op queue has two
+of these throttles: one counts ops (cost 1 per transaction), the other bytes (cost = the
+transaction's size in bytes), each with its own expected throughput.
+
+Details taken from the code, which the slide does not show:
+- r is not clamped at 1: above 1 the last segment keeps rising past m. (r can exceed 1
+  when a single op is larger than max, or when max is lowered at run time.)
+- `set_params` rejects low > high, a threshold outside [0, 1], a negative multiple,
+  high_multiple > max_multiple, and a negative expected throughput. It accepts an expected
+  throughput of 0, which would divide by zero; this model rejects it instead.
+- high == low: Ceph sets s0 = 0, so the delay jumps from 0 to cost * e at r = high.
+- high == 1: Ceph sets s1 = 0, so the delay stays at cost * e from r = 1 on.
+- max == 0 (a disabled throttle) gives no delay; pass r = 0 for that case.
+- Callers queue in FIFO order and each sleeps its delay once it reaches the head of the
+  queue, so the throttle lets at most 1 / delay ops per second through: at r = high with
+  high_multiple = 1 that is exactly expected_throughput.
+
+All multiples default to 0 in Ceph, so out of the box the delay is 0 everywhere and only
+the hard limit (queue max) acts.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from models import _check
+
+# FileStore/journal throttle options and their defaults in Ceph 16.2.15 (Pacific), as
+# printed by `ceph-conf -D` from Debian's ceph-base 16.2.15 (tests/models/test_throttle.py
+# re-reads them when ceph-conf is installed). "threshhold" is Ceph's own spelling.
+FILESTORE_THROTTLE_OPTIONS = {
+    "filestore_queue_max_ops": 50,
+    "filestore_queue_max_bytes": 104857600,
+    "filestore_queue_low_threshhold": 0.3,
+    "filestore_queue_high_threshhold": 0.9,
+    "filestore_expected_throughput_ops": 200.0,
+    "filestore_expected_throughput_bytes": 209715200.0,
+    "filestore_queue_high_delay_multiple": 0.0,
+    "filestore_queue_max_delay_multiple": 0.0,
+    "filestore_queue_high_delay_multiple_ops": 0.0,
+    "filestore_queue_max_delay_multiple_ops": 0.0,
+    "filestore_queue_high_delay_multiple_bytes": 0.0,
+    "filestore_queue_max_delay_multiple_bytes": 0.0,
+    "filestore_caller_concurrency": 10,
+    "journal_throttle_low_threshhold": 0.6,
+    "journal_throttle_high_threshhold": 0.9,
+    "journal_throttle_high_multiple": 0.0,
+    "journal_throttle_max_multiple": 0.0,
+    "journal_max_write_bytes": 10485760,
+    "journal_max_write_entries": 100,
+    "osd_journal_size": 5120,  # MiB
+}
+
+# The WBThrottle limits for XFS (per OSD), Pacific defaults; seed 000 shows the same values
+# (Luminous) and the tuned ones it used in case 4.
+WBTHROTTLE_XFS_OPTIONS = {
+    "filestore_wbthrottle_enable": True,
+    "filestore_wbthrottle_xfs_bytes_start_flusher": 41943040,
+    "filestore_wbthrottle_xfs_bytes_hard_limit": 419430400,
+    "filestore_wbthrottle_xfs_ios_start_flusher": 500,
+    "filestore_wbthrottle_xfs_ios_hard_limit": 5000,
+    "filestore_wbthrottle_xfs_inodes_start_flusher": 500,
+    "filestore_wbthrottle_xfs_inodes_hard_limit": 5000,
+}
+
+
+def backoff_delay(r, low=0.3, high=0.9, expected_throughput=200.0, high_multiple=0.0,
+                  max_multiple=0.0, cost=1.0):
+    """Seconds a caller waits in Ceph's BackoffThrottle at fill ratio r (vectorised over r).
+
+    delay = 0 for r < low; cost*(r-low)*e/(high-low) for low <= r < high;
+    cost*(e + (r-high)*(m-e)/(1-high)) for r >= high, with e = high_multiple /
+    expected_throughput and m = max_multiple / expected_throughput (see the module text
+    for the edge cases high == low and high == 1, taken from `BackoffThrottle::set_params`).
+
+    r: current / max of the throttle, >= 0 (dimensionless; may exceed 1).
+    low, high: thresholds as fractions of max, 0 <= low <= high <= 1.
+    expected_throughput: units of cost per second the store is expected to sustain (> 0).
+    high_multiple, max_multiple: delay multiples at r = high and r = 1, 0 <= high <= max.
+    cost: units the caller asks for (1 for the ops throttle, bytes for the bytes throttle).
+    Returns seconds (float for scalar r, array otherwise).
+
+    Source: Ceph src/common/Throttle.cc, BackoffThrottle::_get_delay and set_params (same
+    in every stored version from Luminous on); seed 000_ff3932318711fad8.txt "Dynamic
+    Throttle" slide. Provenance: Ceph code, v12.2-v16.2.
+    """
+    r = _check.non_negative("r", r)
+    low, high, e, s0, s1 = _params(low, high, expected_throughput, high_multiple, max_multiple)
+    cost = float(_check.non_negative("cost", cost))
+    ramp = cost * (r - low) * s0
+    steep = cost * (e + (r - high) * s1)
+    delay = np.where(r < low, 0.0, np.where(r < high, ramp, steep))
+    return _check.scalar(delay)
+
+
+def max_rate(r, **params):
+    """Ops per second the throttle lets through at fill ratio r: 1 / delay (inf where 0).
+
+    Callers wait one after another (FIFO, each sleeping its delay at the head of the queue),
+    so the delay is a time per op, not per caller. Same parameters as backoff_delay.
+    Source: BackoffThrottle::get in src/common/Throttle.cc. Provenance: Ceph code.
+    """
+    delay = np.asarray(backoff_delay(r, **params), dtype=float)
+    with np.errstate(divide="ignore"):
+        rate = np.where(delay > 0, 1.0 / np.where(delay > 0, delay, 1.0), np.inf)
+    return _check.scalar(rate)
+
+
+def filestore_throttle_params(kind="ops", config=None):
+    """backoff_delay keyword arguments for one of FileStore's throttles, from Ceph options.
+
+    kind: "ops" or "bytes" (the two op-queue throttles) or "journal" (JournalThrottle).
+    config: {option name: value}, e.g. what a lab set with `ceph config set osd ...`;
+    options not given take their Pacific defaults (FILESTORE_THROTTLE_OPTIONS).
+
+    Which multiple is used: the generic filestore_queue_{high,max}_delay_multiple when it is
+    non-zero, else the _ops/_bytes one. Luminous 12.1.3's FileStore::set_throttle_params
+    (read) passes only the generic pair; the split options appear in Pacific's option
+    list, and the fall-back order here follows later FileStore.cc as we recall it (not
+    checked against a stored v16 copy). Set the generic pair and both readings agree.
+    Provenance: Ceph code (options), course-defined (fall-back order).
+    """
+    opts = dict(FILESTORE_THROTTLE_OPTIONS)
+    unknown = set(config or {}) - set(opts)
+    if unknown:
+        raise ValueError(f"unknown throttle option(s) {sorted(unknown)}; "
+                         f"known: {sorted(opts)}")
+    opts.update(config or {})
+    if kind not in ("ops", "bytes", "journal"):
+        raise ValueError(f"kind must be 'ops', 'bytes' or 'journal', got {kind!r}")
+    unit = "bytes" if kind == "bytes" else "ops"
+    expected = opts[f"filestore_expected_throughput_{unit}"]
+    if kind == "journal":
+        return dict(low=opts["journal_throttle_low_threshhold"],
+                    high=opts["journal_throttle_high_threshhold"],
+                    expected_throughput=expected,
+                    high_multiple=opts["journal_throttle_high_multiple"],
+                    max_multiple=opts["journal_throttle_max_multiple"])
+    high = opts["filestore_queue_high_delay_multiple"] or \
+        opts[f"filestore_queue_high_delay_multiple_{kind}"]
+    top = opts["filestore_queue_max_delay_multiple"] or \
+        opts[f"filestore_queue_max_delay_multiple_{kind}"]
+    return dict(low=opts["filestore_queue_low_threshhold"],
+                high=opts["filestore_queue_high_threshhold"],
+                expected_throughput=expected, high_multiple=high, max_multiple=top)
+
+
+def _params(low, high, expected_throughput, high_multiple, max_multiple):
+    """Validate like BackoffThrottle::set_params and return (low, high, e, s0, s1)."""
+    low = float(_check.fraction("low", low))
+    high = float(_check.fraction("high", high))
+    if low > high:
+        raise ValueError(f"low must be <= high (Ceph's set_params rejects low > high), "
+                         f"got low={low:g}, high={high:g}")
+    expected = float(_check.positive("expected_throughput", expected_throughput))
+    hm = float(_check.non_negative("high_multiple", high_multiple))
+    mm = float(_check.non_negative("max_multiple", max_multiple))
+    if hm > mm:
+        raise ValueError(f"high_multiple must be <= max_multiple (Ceph's set_params rejects "
+                         f"it otherwise), got {hm:g} > {mm:g}")
+    e, m = hm / expected, mm / expected
+    if high - low > 0:
+        s0 = e / (high - low)
+    else:
+        low, s0 = high, 0.0
+    if 1 - high > 0:
+        s1 = (m - e) / (1 - high)
+    else:
+        high, s1 = 1.0, 0.0
+    return low, high, e, s0, s1
