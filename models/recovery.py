@@ -1,0 +1,198 @@
+"""How long data stays degraded after an OSD fails, and what that does to durability.
+
+When an OSD dies, the monitors mark it out after mon_osd_down_out_interval; then every PG it held
+is re-replicated by the OSDs that share PGs with it ("declustered" recovery: many peers each copy
+a little). Each OSD's recovery is throttled by Ceph's options: at most osd_max_backfills PGs at a
+time, and on HDDs a pause of osd_recovery_sleep_hdd (0.1 s) before each recovery op. That pause is
+one schedule for the whole OSD (OSD::do_recovery, OSDService::recovery_schedule_time, Pacific), so
+with the defaults an HDD OSD starts at most osd_recovery_max_single_start (1) push per 0.1 s:
+10 objects/s, ~40 MiB/s of 4 MiB objects, whatever the disk could do.
+
+The window (detection + recovery) is the "replacement time" of the Backblaze durability model in
+models.redundancy. Defaults below: Ceph v16.2.15 (src/common/options.cc; checked against
+`ceph-conf --show-config-value` of the installed 16.2.15). Reference model: ceph/ceph-tools
+models/reliability (M. Kampe), RadosRely.rebuild_time.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from models import _check
+from models.redundancy import annual_loss_probability
+
+MiB = 1024 * 1024
+SECONDS_PER_DAY = 86400.0
+
+# Ceph v16.2.15 defaults (src/common/options.cc)
+OSD_MAX_BACKFILLS = 1
+OSD_RECOVERY_SLEEP_HDD = 0.1          # s before each recovery op on an HDD OSD
+OSD_RECOVERY_SLEEP_SSD = 0.0
+OSD_RECOVERY_SLEEP_HYBRID = 0.025
+OSD_RECOVERY_MAX_ACTIVE_HDD = 3       # recovery ops in flight per HDD OSD
+OSD_RECOVERY_MAX_ACTIVE_SSD = 10
+OSD_RECOVERY_MAX_SINGLE_START = 1     # pushes started per wake-up
+OSD_RECOVERY_MAX_CHUNK = 8 * MiB      # largest single push
+MON_OSD_DOWN_OUT_INTERVAL = 600.0     # s from "down" to "out" (recovery starts)
+OSD_HEARTBEAT_GRACE = 20.0            # s of missed heartbeats before peers report an OSD down
+OBJECT_SIZE = 4 * MiB                 # RBD/RGW/CephFS default object size (rbd_default_order 22)
+
+# ceph-tools models/reliability (M. Kampe): recovery 50 MB/s per PG stream, disks 75 % full,
+# 200 PGs per OSD, mark-out after 10 minutes.
+KAMPE_RECOVERY_RATE = 50e6
+KAMPE_FULLNESS = 0.75
+KAMPE_PGS_PER_OSD = 200
+
+
+def recovery_peers(osds, pgs_per_osd, size):
+    """OSDs that can take part in re-replicating one failed OSD (upper bound).
+
+        peers = min(osds - 1, pgs_per_osd x (size - 1))
+
+    Each of the failed OSD's PGs has size - 1 surviving shards on other OSDs; there are no more
+    peers than surviving OSDs. Valid: osds >= 2, pgs_per_osd >= 0, size >= 2. Vectorised.
+    Source: references note "rebuild declustered over min(surviving OSDs, PGs per OSD)"
+    (ceph-tools models/reliability, M. Kampe); provenance: course-defined.
+    """
+    osds = _check.integer("osds", osds, lo=2)
+    pgs = _check.non_negative("pgs_per_osd", pgs_per_osd)
+    size = _check.integer("size", size, lo=2)
+    return _check.scalar(np.minimum(osds - 1, pgs * (size - 1)).astype(float))
+
+
+def expected_recovery_peers(osds, pgs_per_osd, size):
+    """Expected number of distinct peers when the shards land on random surviving OSDs.
+
+        E[peers] = (osds - 1) x (1 - (1 - 1/(osds - 1))^(pgs_per_osd x (size - 1)))
+
+    Always <= recovery_peers. Valid as recovery_peers. Vectorised. Provenance: course-defined
+    (balls into bins).
+    """
+    osds = _check.integer("osds", osds, lo=2).astype(float)
+    pgs = _check.non_negative("pgs_per_osd", pgs_per_osd)
+    size = _check.integer("size", size, lo=2)
+    survivors = osds - 1
+    return _check.scalar(survivors * -np.expm1(pgs * (size - 1) * np.log1p(-1.0 / survivors)))
+
+
+def sleep_limited_rate(recovery_sleep, object_size=OBJECT_SIZE, max_single_start=OSD_RECOVERY_MAX_SINGLE_START):
+    """Bytes/s one OSD can recover when every recovery op waits recovery_sleep first.
+
+        rate = max_single_start x object_size / recovery_sleep      (inf when recovery_sleep = 0)
+
+    Pacific HDD defaults: 1 x 4 MiB / 0.1 s = 40 MiB/s per OSD. Objects larger than
+    osd_recovery_max_chunk (8 MiB) take several pushes; this ignores that. Valid:
+    recovery_sleep >= 0, object_size > 0, max_single_start >= 1. Vectorised. Source: Ceph
+    v16.2.15 OSD::do_recovery / OSDService::_maybe_queue_recovery; provenance: Ceph code, Pacific
+    (simplified: one push per wake-up, no other load).
+    """
+    sleep = _check.non_negative("recovery_sleep", recovery_sleep)
+    obj = _check.positive("object_size", object_size)
+    starts = _check.in_range("max_single_start", max_single_start, 1.0)
+    with np.errstate(divide="ignore"):
+        rate = np.where(sleep > 0, starts * obj / np.where(sleep > 0, sleep, 1.0), np.inf)
+    return _check.scalar(rate)
+
+
+def per_osd_recovery_rate(per_osd_rate, max_backfills=OSD_MAX_BACKFILLS, recovery_sleep=0.0,
+                          object_size=OBJECT_SIZE, max_single_start=OSD_RECOVERY_MAX_SINGLE_START,
+                          device_rate=np.inf):
+    """Bytes/s one peer OSD contributes to recovery: the slower of bandwidth and the sleep throttle.
+
+        bandwidth = min(max_backfills x per_osd_rate, device_rate)
+        rate      = min(bandwidth, sleep_limited_rate(recovery_sleep, object_size, max_single_start))
+
+    per_osd_rate is what one backfilling PG moves per second on the OSD; osd_max_backfills PGs
+    run at once, up to the device's own bandwidth. The sleep is one schedule per OSD, so more
+    backfills do not lift the sleep bound: with the HDD default sleep, raising max_backfills
+    alone changes little -- the lesson of the recovery lab. Units: bytes/s. Valid: rates > 0,
+    max_backfills >= 1, as sleep_limited_rate. Vectorised. Provenance: course-defined, with
+    Ceph Pacific's throttles.
+    """
+    rate = _check.positive("per_osd_rate", per_osd_rate)
+    backfills = _check.in_range("max_backfills", max_backfills, 1.0)
+    device = _check.positive("device_rate", device_rate)
+    bandwidth = np.minimum(backfills * rate, device)
+    return _check.scalar(np.minimum(bandwidth, sleep_limited_rate(recovery_sleep, object_size, max_single_start)))
+
+
+def recovery_bottleneck(per_osd_rate, max_backfills=OSD_MAX_BACKFILLS, recovery_sleep=0.0,
+                        object_size=OBJECT_SIZE, max_single_start=OSD_RECOVERY_MAX_SINGLE_START,
+                        device_rate=np.inf):
+    """Which bound sets per_osd_recovery_rate: 'sleep' or 'bandwidth' (same arguments)."""
+    rate = _check.positive("per_osd_rate", per_osd_rate)
+    backfills = _check.in_range("max_backfills", max_backfills, 1.0)
+    device = _check.positive("device_rate", device_rate)
+    bandwidth = np.minimum(backfills * rate, device)
+    sleep_bound = np.asarray(sleep_limited_rate(recovery_sleep, object_size, max_single_start))
+    return _check.scalar(np.where(sleep_bound < bandwidth, "sleep", "bandwidth"))
+
+
+def recovery_time(data_bytes, peers, per_osd_rate, max_backfills=OSD_MAX_BACKFILLS, recovery_sleep=0.0,
+                  object_size=OBJECT_SIZE, max_single_start=OSD_RECOVERY_MAX_SINGLE_START,
+                  device_rate=np.inf):
+    """Seconds to re-replicate data_bytes lost with one OSD, spread over `peers` OSDs.
+
+        time = data_bytes / (peers x per_osd_recovery_rate(...))
+
+    data_bytes: what the failed OSD held (size x fill). peers: recovery_peers(...) or
+    expected_recovery_peers(...). recovery_sleep: pass OSD_RECOVERY_SLEEP_HDD (0.1) for Pacific's
+    HDD default; 0 means no throttle. Example: 100 GB over 30 peers at 50 MB/s, no sleep ->
+    66.7 s; with the HDD sleep and 4 MiB objects each peer is held to 41.9 MB/s -> 79.5 s.
+    Units: s. Valid: data_bytes >= 0, peers >= 1, as per_osd_recovery_rate. Vectorised.
+    Source: ceph-tools models/reliability (M. Kampe): size x fullness / (speed x PGs);
+    provenance: course-defined.
+    """
+    data = _check.non_negative("data_bytes", data_bytes)
+    peers = _check.in_range("peers", peers, 1.0)
+    rate = per_osd_recovery_rate(per_osd_rate, max_backfills, recovery_sleep, object_size,
+                                 max_single_start, device_rate)
+    return _check.scalar(data / (peers * np.asarray(rate)))
+
+
+def kampe_rebuild_time(disk_bytes, pgs_per_osd=KAMPE_PGS_PER_OSD, speed=KAMPE_RECOVERY_RATE,
+                       fullness=KAMPE_FULLNESS):
+    """ceph-tools' RADOS rebuild time: disk_bytes x fullness / (speed x pgs_per_osd), in seconds.
+
+    Every PG of the failed disk recovers in parallel at `speed` bytes/s (no throttles, no peer
+    limit). 4 TB, defaults -> 300 s. Vectorised. Source: ceph/ceph-tools
+    models/reliability/RadosRely.py, RADOS.rebuild_time (M. Kampe); provenance: paper (model).
+    """
+    disk = _check.non_negative("disk_bytes", disk_bytes)
+    pgs = _check.positive("pgs_per_osd", pgs_per_osd)
+    speed = _check.positive("speed", speed)
+    full = _check.fraction("fullness", fullness)
+    return _check.scalar(disk * full / (speed * pgs))
+
+
+def degraded_window(recovery_seconds, down_out_interval=MON_OSD_DOWN_OUT_INTERVAL, heartbeat_grace=0.0):
+    """Seconds data stays short of a shard after a failure: detection + recovery.
+
+        window = heartbeat_grace + down_out_interval + recovery_seconds
+
+    Ceph marks a silent OSD down after osd_heartbeat_grace (20 s; 0 by default here, as in
+    Kampe's model) and out after mon_osd_down_out_interval (600 s); only then does recovery
+    start. Units: s. Valid: all >= 0. Vectorised. Provenance: Ceph code, Pacific defaults.
+    """
+    rec = _check.non_negative("recovery_seconds", recovery_seconds)
+    out = _check.non_negative("down_out_interval", down_out_interval)
+    grace = _check.non_negative("heartbeat_grace", heartbeat_grace)
+    return _check.scalar(grace + out + rec)
+
+
+def window_days(seconds):
+    """Seconds as days, for redundancy.annual_loss_probability(replacement_days=...). Vectorised."""
+    return _check.scalar(_check.non_negative("seconds", seconds) / SECONDS_PER_DAY)
+
+
+def annual_loss_with_recovery(scheme, afr, recovery_seconds, down_out_interval=MON_OSD_DOWN_OUT_INTERVAL):
+    """Annual stripe-loss probability when the replacement time is Ceph's degraded window.
+
+        annual_loss_probability(scheme, afr, (down_out_interval + recovery_seconds) / 86400)
+
+    Links this module to the Backblaze model: faster recovery (fewer throttles, more peers) ->
+    shorter window -> more nines. Treats the PG's shards as one stripe on `size` disks, which
+    ignores that declustering makes more disk pairs able to lose some PG (course-defined).
+    Vectorised in afr and recovery_seconds. Provenance: course-defined.
+    """
+    window = degraded_window(recovery_seconds, down_out_interval)
+    return annual_loss_probability(scheme, afr, window_days(window))
