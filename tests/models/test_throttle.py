@@ -1,0 +1,150 @@
+"""models.throttle: Ceph's BackoffThrottle delay, checked against Throttle.cc and the seed."""
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from models.throttle import (FILESTORE_THROTTLE_OPTIONS, WBTHROTTLE_XFS_OPTIONS,
+                             backoff_delay, filestore_throttle_params, max_rate)
+
+# Hand-computed from BackoffThrottle::_get_delay (src/common/Throttle.cc) with
+# low 0.3, high 0.9, expected 200 ops/s, high_multiple 2, max_multiple 10:
+# e = 2/200 = 0.01 s, m = 10/200 = 0.05 s, s0 = 0.01/0.6, s1 = 0.04/0.1 = 0.4.
+TUNED = dict(low=0.3, high=0.9, expected_throughput=200.0, high_multiple=2.0, max_multiple=10.0)
+GOLDEN = {
+    0.0: 0.0,
+    0.29: 0.0,
+    0.3: 0.0,                  # ramp starts at exactly 0
+    0.6: 0.3 * 0.01 / 0.6,     # halfway up the ramp: e / 2
+    0.9: 0.01,                 # e at r = high
+    0.95: 0.01 + 0.05 * 0.4,   # 0.03
+    1.0: 0.05,                 # m at r = 1
+    1.2: 0.01 + 0.3 * 0.4,     # not clamped above 1: keeps rising
+}
+
+
+@pytest.mark.parametrize("r,expected", GOLDEN.items())
+def test_golden_delays_from_throttle_cc(r, expected):
+    assert backoff_delay(r, **TUNED) == pytest.approx(expected, abs=1e-12)
+
+
+def test_cost_scales_delay_like_the_bytes_throttle():
+    # Throttle.cc multiplies the per-unit delay by c, the units asked for (bytes here).
+    assert backoff_delay(0.95, cost=4096, **TUNED) == pytest.approx(4096 * 0.03)
+
+
+def test_seed000_slide_formula_matches():
+    # Seed 000 (NAVER 2017) "Dynamic Throttle" slide, written out with its own names.
+    low, high, expected, high_multiple, max_multiple = 0.8, 0.9, 15000.0, 1.0, 4.0
+    high_delay_per_count = high_multiple / expected
+    max_delay_per_count = max_multiple / expected
+    s0 = high_delay_per_count / (high - low)
+    s1 = (max_delay_per_count - high_delay_per_count) / (1 - high)
+    for r in (0.5, 0.85, 0.95):
+        slide = 0 if r < low else ((r - low) * s0 if r < high else high_delay_per_count + (r - high) * s1)
+        assert backoff_delay(r, low, high, expected, high_multiple, max_multiple) == \
+            pytest.approx(slide)
+
+
+def test_defaults_give_no_delay():
+    # Ceph ships both multiples at 0: the throttle only blocks at the hard limit.
+    assert np.all(backoff_delay(np.linspace(0, 2, 50)) == 0)
+
+
+def test_equal_thresholds_jump_to_e():
+    # set_params: high == low sets s0 = 0, so the delay steps from 0 to e at r = high.
+    kw = dict(low=0.5, high=0.5, expected_throughput=100.0, high_multiple=1.0, max_multiple=3.0)
+    assert backoff_delay(0.499, **kw) == 0
+    assert backoff_delay(0.5, **kw) == pytest.approx(0.01)
+
+
+def test_high_one_stays_at_e():
+    # set_params: high == 1 sets s1 = 0, so from r = 1 on the delay is e.
+    kw = dict(low=0.5, high=1.0, expected_throughput=100.0, high_multiple=1.0, max_multiple=3.0)
+    assert backoff_delay(0.75, **kw) == pytest.approx(0.005)
+    assert backoff_delay(1.0, **kw) == pytest.approx(0.01)
+    assert backoff_delay(1.5, **kw) == pytest.approx(0.01)
+
+
+def test_max_rate_is_expected_throughput_at_high():
+    # FIFO waiters: at r = high with high_multiple 1 the throttle passes expected ops/s.
+    assert max_rate(0.9, low=0.3, high=0.9, expected_throughput=200.0, high_multiple=1.0,
+                    max_multiple=1.0) == pytest.approx(200.0)
+    assert max_rate(0.1, **TUNED) == np.inf
+
+
+@pytest.mark.parametrize("kwargs,word", [
+    (dict(r=-0.1), "r"),
+    (dict(r=0.5, low=0.9, high=0.3), "low"),
+    (dict(r=0.5, low=-0.1), "low"),
+    (dict(r=0.5, high=1.5), "high"),
+    (dict(r=0.5, high_multiple=3.0, max_multiple=2.0), "high_multiple"),
+    (dict(r=0.5, high_multiple=-1.0), "high_multiple"),
+    (dict(r=0.5, expected_throughput=0.0), "expected_throughput"),
+    (dict(r=0.5, cost=-1.0), "cost"),
+    (dict(r=float("nan")), "r"),
+])
+def test_invalid_parameters_raise(kwargs, word):
+    with pytest.raises(ValueError, match=word):
+        backoff_delay(**kwargs)
+
+
+def test_vectorised_equals_scalar_loop():
+    r = np.linspace(0, 1.3, 200)
+    assert np.array_equal(backoff_delay(r, **TUNED), [backoff_delay(x, **TUNED) for x in r])
+
+
+params = st.tuples(
+    st.floats(0, 1), st.floats(0, 1), st.floats(1, 1e9),
+    st.floats(0, 100), st.floats(0, 100),
+).map(lambda p: dict(low=min(p[0], p[1]), high=max(p[0], p[1]), expected_throughput=p[2],
+                     high_multiple=min(p[3], p[4]), max_multiple=max(p[3], p[4])))
+
+
+@given(params, st.lists(st.floats(0, 2), min_size=2, max_size=30))
+def test_non_decreasing_and_zero_below_low(kw, rs):
+    rs = np.sort(rs)
+    d = backoff_delay(rs, **kw)
+    assert np.all(np.diff(d) >= -1e-12)
+    assert np.all(d[rs < kw["low"]] == 0)
+
+
+@given(params, st.floats(0, 1.5))
+def test_continuous_when_thresholds_are_apart(kw, r):
+    # With low < high < 1 there is no jump (both joins meet: the ramp ends at e).
+    if not (kw["high"] - kw["low"] > 1e-3 and kw["high"] < 1 - 1e-3):
+        return
+    step = 1e-9
+    lo, hi = backoff_delay(max(r - step, 0), **kw), backoff_delay(r + step, **kw)
+    slope = max(kw["high_multiple"], kw["max_multiple"]) / kw["expected_throughput"] / 1e-3
+    assert abs(hi - lo) <= 2 * step * slope + 1e-12
+
+
+def test_filestore_params_use_defaults_and_overrides():
+    assert filestore_throttle_params("ops") == dict(
+        low=0.3, high=0.9, expected_throughput=200.0, high_multiple=0.0, max_multiple=0.0)
+    tuned = filestore_throttle_params("bytes", {"filestore_queue_high_delay_multiple": 2,
+                                                "filestore_queue_max_delay_multiple": 10})
+    assert tuned["expected_throughput"] == 209715200.0
+    assert (tuned["high_multiple"], tuned["max_multiple"]) == (2, 10)
+    assert filestore_throttle_params("journal")["low"] == 0.6
+    with pytest.raises(ValueError, match="unknown throttle option"):
+        filestore_throttle_params("ops", {"filestore_queue_low_threshold": 0.2})  # one h
+    with pytest.raises(ValueError, match="kind"):
+        filestore_throttle_params("inodes")
+
+
+@pytest.mark.oracle
+@pytest.mark.skipif(shutil.which("ceph-conf") is None, reason="ceph-conf (ceph-common) not installed")
+def test_option_defaults_match_installed_ceph():
+    # Parity with the installed Ceph (16.2.15 in the lab): `ceph-conf -D` prints defaults.
+    out = subprocess.run(["ceph-conf", "-c", "/dev/null", "-D"], capture_output=True,
+                         text=True, timeout=60).stdout
+    live = dict(line.split(" = ", 1) for line in out.splitlines() if " = " in line)
+    for name, value in {**FILESTORE_THROTTLE_OPTIONS, **WBTHROTTLE_XFS_OPTIONS}.items():
+        if isinstance(value, bool):
+            assert live[name] == str(value).lower(), name
+        else:
+            assert float(live[name]) == pytest.approx(value), name
