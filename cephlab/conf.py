@@ -123,6 +123,8 @@ def tunables(osds):
         ("global", "osd_pool_default_size", str(size)),
         ("global", "osd_pool_default_min_size", str(max(1, size - 1))),
         ("mon", "mon_allow_pool_delete", "true"),
+        ("global", "mgr_stats_period", "1"),      # PG states reach the mgr within 1 s, not 5
+        ("mon", "mon_mgr_digest_period", "1"),    # ...and `ceph status` within 1 s
         ("mon", "auth_allow_insecure_global_id_reclaim", "false"),
         ("mon", "mon_data_avail_warn", "2"),                         # host disks are often full-ish
         ("mon", "mon_osd_reporter_subtree_level", "osd"),           # all OSDs share one host

@@ -1,0 +1,136 @@
+"""Breaking and healing a lab cluster: stop/kill/start OSDs, out/in, add an OSD, wait for
+recovery, and checksummed objects that prove no data was lost."""
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import time
+
+from . import daemons, native
+from .errors import ClusterError
+
+try:
+    import rados
+except ImportError:                 # pragma: no cover - depends on the machine
+    rados = None
+
+
+class Faults:
+    """Mixed into Cluster: needs self.dir, self.client, self.state, self.status()."""
+
+    def _osd_state(self, osd_id):
+        for osd in self.client.mon("osd dump")["osds"]:
+            if osd["osd"] == osd_id:
+                return osd
+        raise ClusterError(f"osd.{osd_id} does not exist (OSDs: {self.state['osds']})")
+
+    def wait_osd(self, osd_id, up=True, timeout=60):
+        """Wait until the osdmap shows osd.N up (or down)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if bool(self._osd_state(osd_id)["up"]) == up:
+                return
+            time.sleep(0.2)
+        raise ClusterError(f"osd.{osd_id} not {'up' if up else 'down'} after {timeout} s; "
+                           f"see {daemons.log_path(self.dir, f'osd.{osd_id}')}")
+
+    def stop_osd(self, osd_id, wait=True):
+        """Stop osd.N politely (SIGTERM: it tells the mon it is going down)."""
+        self._osd_state(osd_id)
+        daemons.stop(self.dir, [f"osd.{osd_id}"], graceful=True)
+        if wait:
+            self.wait_osd(osd_id, up=False)
+
+    def kill_osd(self, osd_id, wait=True):
+        """Kill osd.N (SIGKILL, a crash); its peers report it down."""
+        self._osd_state(osd_id)
+        daemons.stop(self.dir, [f"osd.{osd_id}"], graceful=False)
+        if wait:
+            self.wait_osd(osd_id, up=False)
+
+    def start_osd(self, osd_id, wait=True):
+        """Start osd.N again from its data."""
+        self._osd_state(osd_id)
+        if not daemons.running_pid(self.dir, f"osd.{osd_id}"):
+            native.start_daemon(self.dir, f"osd.{osd_id}")
+        if wait:
+            self.wait_osd(osd_id, up=True)
+
+    def osd_out(self, osd_id):
+        self.client.mon("osd out", ids=[str(osd_id)])
+
+    def osd_in(self, osd_id):
+        self.client.mon("osd in", ids=[str(osd_id)])
+
+    def add_osd(self, wait=True):
+        """Format and start one more OSD; returns its id."""
+        osd_id = native.create_osd(self.dir, self.client)
+        self.state = native.load_state(self.dir)
+        if wait:
+            self.wait_osd(osd_id, up=True)
+        return osd_id
+
+    def wait_for_clean(self, timeout=300, progress=True, interval=1.0):
+        """Wait until every PG is active+clean; ClusterError with the stuck states on timeout."""
+        t0 = time.monotonic()
+        last = None
+        while True:
+            states = self.pg_states()
+            if set(states) <= {"active+clean"}:
+                if progress and last is not None:
+                    print(f"[{time.monotonic() - t0:5.1f} s] all PGs active+clean",
+                          file=sys.stderr, flush=True)
+                return time.monotonic() - t0
+            if progress and states != last:
+                print(f"[{time.monotonic() - t0:5.1f} s] {_fmt(states)}", file=sys.stderr, flush=True)
+            last = states
+            if time.monotonic() - t0 > timeout:
+                raise ClusterError(f"PGs not active+clean after {timeout} s: {_fmt(states)}; "
+                                   "check `ceph health detail` (are all OSDs up and in?)")
+            time.sleep(interval)
+
+    # -- checksummed objects ----------------------------------------------------------------------
+    def write_checked_objects(self, pool, count=100, size=4096, prefix="obj"):
+        """Write `count` objects of random bytes; returns the manifest {name: md5 hex}."""
+        manifest = {}
+        for i in range(count):
+            name = f"{prefix}-{i:06d}"
+            data = os.urandom(size)
+            self._put(pool, name, data)
+            manifest[name] = hashlib.md5(data).hexdigest()
+        return manifest
+
+    def verify_objects(self, pool, manifest):
+        """Names in the manifest whose object is missing or differs (empty list: all intact)."""
+        bad = []
+        for name, md5 in manifest.items():
+            data = self._get(pool, name)
+            if data is None or hashlib.md5(data).hexdigest() != md5:
+                bad.append(name)
+        return bad
+
+    def _put(self, pool, name, data):
+        if rados is None:
+            subprocess.run(["rados", "-c", self.conf, "-p", pool, "put", name, "-"],
+                           input=data, check=True, capture_output=True)
+            return
+        with self.client.handle.open_ioctx(pool) as ioctx:
+            ioctx.write_full(name, data)
+
+    def _get(self, pool, name):
+        if rados is None:
+            proc = subprocess.run(["rados", "-c", self.conf, "-p", pool, "get", name, "-"],
+                                  capture_output=True)
+            return proc.stdout if proc.returncode == 0 else None
+        with self.client.handle.open_ioctx(pool) as ioctx:
+            try:
+                size, _ = ioctx.stat(name)
+                return ioctx.read(name, length=max(size, 1))
+            except rados.ObjectNotFound:
+                return None
+
+
+def _fmt(states):
+    return ", ".join(f"{n} {s}" for s, n in sorted(states.items(), key=lambda x: -x[1])) or "no PGs"
