@@ -1,0 +1,207 @@
+"""models.redundancy: scheme arithmetic, Ceph's min_size defaults, Backblaze durability, nines."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from models.redundancy import (Scheme, annual_loss_probability, durability_nines, erasure, nines,
+                               replicated, stripe_loss_probability, usable_capacity)
+
+# Seed 000_ff3932318711fad8.txt (NAVER 2017): replicated "200 % overhead", erasure coded "50 %".
+# min_size: Ceph v16.2.15 config.h (size - size//2) and OSDMonitor::prepare_pool_size (k + min(1, m-1)).
+SCHEMES = {
+    # scheme: (raw_per_usable, overhead, efficiency, min_size, min_shards, tolerated, fanout, rebuild_reads, label)
+    replicated(3): (3.0, 2.0, 1 / 3, 2, 1, 2, 3, 1, "replicated size 3"),
+    replicated(2): (2.0, 1.0, 1 / 2, 1, 1, 1, 2, 1, "replicated size 2"),
+    replicated(1): (1.0, 0.0, 1.0, 1, 1, 0, 1, 1, "replicated size 1"),
+    erasure(4, 2): (1.5, 0.5, 2 / 3, 5, 4, 2, 6, 4, "EC 4+2"),
+    erasure(2, 1): (1.5, 0.5, 2 / 3, 2, 2, 1, 3, 2, "EC 2+1"),
+    erasure(8, 3): (11 / 8, 3 / 8, 8 / 11, 9, 8, 3, 11, 8, "EC 8+3"),
+}
+
+
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+def test_scheme_golden_values(scheme):
+    raw, over, eff, min_size, min_shards, tol, fanout, reads, label = SCHEMES[scheme]
+    assert scheme.raw_per_usable == pytest.approx(raw)
+    assert scheme.overhead == pytest.approx(over)
+    assert scheme.efficiency == pytest.approx(eff)
+    assert (scheme.min_size, scheme.min_shards, scheme.tolerated_failures) == (min_size, min_shards, tol)
+    assert (scheme.write_fanout, scheme.rebuild_reads, scheme.label) == (fanout, reads, label)
+    assert scheme.size == scheme.n == scheme.k + scheme.m
+
+
+def test_seed000_overheads_are_200_and_50_percent():
+    assert round(replicated(3).overhead * 100) == 200
+    assert round(erasure(4, 2).overhead * 100) == 50
+
+
+def test_replicated_k_and_m():
+    s = replicated(3)
+    assert (s.kind, s.k, s.m) == ("replicated", 1, 2)
+
+
+def test_scheme_is_frozen():
+    with pytest.raises(Exception):
+        replicated(3).k = 2
+
+
+def test_explicit_min_size_is_kept():
+    assert replicated(3, min_size=1).min_size == 1
+    assert erasure(4, 2, min_size=4).min_size == 4
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: replicated(0), "size"),
+    (lambda: replicated(2.5), "size"),
+    (lambda: replicated(3, min_size=4), "min_size"),
+    (lambda: replicated(3, min_size=0), "min_size"),
+    (lambda: erasure(0, 1), "k"),
+    (lambda: erasure(4, 0), "m"),
+    (lambda: erasure(4, -1), "m"),
+    (lambda: erasure(4, 2, min_size=3), "min_size"),
+    (lambda: erasure(4.5, 2), "k"),
+    (lambda: replicated(True), "size"),
+])
+def test_invalid_schemes_raise_naming_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+# Backblaze/erasure-coding-durability README (2018): `durability.py 4 2 0.10 1` prints the annual
+# loss rate for each failure threshold of a 6-shard stripe. Threshold t = shards that must fail:
+# erasure(k, m) loses data at t = m + 1 failures.
+BACKBLAZE_6_SHARDS = {
+    # scheme: annual loss rate (AFR 10 %, 1-day replacement)
+    erasure(5, 1): 4.105e-04,
+    erasure(4, 2): 1.500e-07,
+    erasure(3, 3): 3.082e-11,
+    erasure(2, 4): 3.377e-15,
+}
+
+
+@pytest.mark.parametrize("scheme", list(BACKBLAZE_6_SHARDS))
+def test_backblaze_readme_table(scheme):
+    assert annual_loss_probability(scheme, 0.10, 1) == pytest.approx(BACKBLAZE_6_SHARDS[scheme], rel=1e-3)
+
+
+def test_backblaze_published_nines():
+    # Backblaze 2018: 4+2, AFR 10 %, 1 day -> 6 nines; 17+3, AFR 0.41 %, 6.5 days -> 11 nines.
+    assert durability_nines(erasure(4, 2), 0.10, 1) == 6
+    assert durability_nines(erasure(17, 3), 0.0041, 6.5) == 11
+
+
+def test_ec_1_plus_m_equals_replication():
+    # One data chunk plus m copies is replication with m + 1 copies.
+    assert annual_loss_probability(erasure(1, 2), 0.05, 3) == pytest.approx(
+        annual_loss_probability(replicated(3), 0.05, 3), rel=1e-12)
+
+
+def test_replicated_3_loses_data_only_when_all_three_fail():
+    p = 0.02 * 2 / 365
+    assert stripe_loss_probability(replicated(3), p) == pytest.approx(p ** 3, rel=1e-6)
+
+
+def test_tiny_probabilities_keep_precision():
+    # p = 1e-20 per disk: losing all 3 copies is 1e-60, far below float epsilon next to 1.
+    assert stripe_loss_probability(replicated(3), 1e-20) == pytest.approx(1e-60, rel=1e-9)
+    assert stripe_loss_probability(erasure(4, 2), 1e-20) == pytest.approx(20e-60, rel=1e-9)
+    # annual: 365 periods of 1e-30 each
+    tiny = annual_loss_probability(replicated(3), 1e-10 * 365 / 365, 1)
+    assert tiny == pytest.approx(365 * (1e-10 / 365) ** 3, rel=1e-6)
+    assert tiny > 0
+
+
+def test_certain_failure_gives_certain_loss():
+    assert annual_loss_probability(erasure(4, 2), 1.0, 365) == pytest.approx(1.0)
+    assert annual_loss_probability(replicated(3), 0.0, 10) == 0.0
+
+
+NINES = {1.2e-7: 6, 1e-6: 6, 1.5e-7: 6, 1e-3: 3, 0.5: 0, 1.0: 0, 0.1: 1, 1e-15: 15, 9.99e-12: 11}
+
+
+@pytest.mark.parametrize("p", list(NINES))
+def test_nines_golden(p):
+    assert nines(p) == NINES[p]
+
+
+def test_nines_of_zero_is_infinite():
+    assert nines(0.0) == math.inf
+
+
+def test_nines_vectorised_matches_scalars():
+    ps = np.array(list(NINES))
+    assert np.array_equal(nines(ps), [nines(float(p)) for p in ps])
+
+
+@pytest.mark.parametrize("k", range(1, 30))
+def test_nines_at_exact_powers_of_ten(k):
+    assert nines(float(f"1e-{k}")) == k
+    assert nines(float(f"1.0000001e-{k}")) == k - 1
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: annual_loss_probability(erasure(4, 2), -0.1, 1), "afr"),
+    (lambda: annual_loss_probability(erasure(4, 2), 1.1, 1), "afr"),
+    (lambda: annual_loss_probability(erasure(4, 2), 0.1, 0), "replacement_days"),
+    (lambda: annual_loss_probability(erasure(4, 2), 0.1, -1), "replacement_days"),
+    (lambda: annual_loss_probability(erasure(4, 2), 0.1, 400), "replacement_days"),
+    (lambda: annual_loss_probability(erasure(4, 2), float("nan"), 1), "afr"),
+    (lambda: annual_loss_probability("4+2", 0.1, 1), "scheme"),
+    (lambda: nines(-0.1), "p"),
+    (lambda: nines(1.5), "p"),
+    (lambda: usable_capacity(-1, replicated(3)), "raw"),
+    (lambda: usable_capacity(10, replicated(3), 0), "fill_ratio"),
+])
+def test_invalid_inputs_raise_naming_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_annual_loss_vectorised_matches_scalars():
+    afr = np.linspace(0.001, 0.2, 7)
+    days = np.linspace(0.5, 30, 7)
+    out = annual_loss_probability(erasure(4, 2), afr, days)
+    assert isinstance(out, np.ndarray) and out.shape == (7,)
+    assert np.allclose(out, [annual_loss_probability(erasure(4, 2), float(a), float(d))
+                             for a, d in zip(afr, days)], rtol=1e-12)
+
+
+def test_scalars_give_python_floats():
+    assert type(annual_loss_probability(erasure(4, 2), 0.1, 1)) is float
+    assert type(nines(1e-7)) is float
+    assert type(usable_capacity(100, erasure(4, 2))) is float
+
+
+def test_usable_capacity_golden():
+    assert usable_capacity(300, replicated(3)) == pytest.approx(100)
+    assert usable_capacity(150, erasure(4, 2)) == pytest.approx(100)
+    assert usable_capacity(300, replicated(3), fill_ratio=0.85) == pytest.approx(85)
+    assert np.allclose(usable_capacity(np.array([3.0, 6.0]), replicated(3)), [1.0, 2.0])
+
+
+@given(k=st.integers(1, 16), m=st.integers(1, 6), extra_m=st.integers(1, 4), extra_k=st.integers(1, 8))
+def test_overhead_grows_with_m_and_shrinks_with_k(k, m, extra_m, extra_k):
+    assert erasure(k, m + extra_m).overhead > erasure(k, m).overhead
+    assert erasure(k + extra_k, m).overhead < erasure(k, m).overhead
+    assert erasure(k, m).overhead == pytest.approx(m / k)
+
+
+@given(k=st.integers(1, 12), m=st.integers(1, 4), afr=st.floats(1e-4, 0.5),
+       days=st.floats(0.01, 30), shrink=st.floats(0.05, 0.95))
+def test_durability_improves_with_faster_replacement_and_lower_afr(k, m, afr, days, shrink):
+    s = erasure(k, m)
+    base = annual_loss_probability(s, afr, days)
+    assert annual_loss_probability(s, afr, days * shrink) <= base
+    assert annual_loss_probability(s, afr * shrink, days) <= base
+    assert 0.0 <= base <= 1.0
+
+
+@given(k=st.integers(1, 12), m=st.integers(1, 4), afr=st.floats(1e-4, 0.3), days=st.floats(0.1, 30))
+def test_more_coding_chunks_never_hurt(k, m, afr, days):
+    assert annual_loss_probability(erasure(k, m + 1), afr, days) <= annual_loss_probability(erasure(k, m), afr, days)
+
+
+def test_scheme_type():
+    assert isinstance(erasure(4, 2), Scheme)
