@@ -260,6 +260,7 @@ def _bins(mds):
 def create(d, name, osds=3, objectstore="bluestore", mds=False, progress=None):
     """Create a cluster from nothing in folder d (which must be new or empty)."""
     progress = progress or Progress(7, enabled=False)
+    progress.step, progress.total = 0, 7
     bins = _bins(mds)
     progress.stage("checking ports, disk and memory")
     check_resources(d, osds)
@@ -325,6 +326,7 @@ def repair(d, state, progress):
     if not dead:
         return []
     bins = _bins(state.get("mds"))
+    progress.total = progress.step + 2
     progress.stage(f"restarting {', '.join(dead)} from their data")
     if "mon.a" in dead:
         paths.check_ports_free(state["ports"])

@@ -72,6 +72,8 @@ def require_binaries(extra=()):
 
 def port_free(port):
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        # as Ceph binds: connections of a stopped daemon lingering in TIME_WAIT do not count
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", port))
         except OSError:

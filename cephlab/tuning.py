@@ -31,8 +31,9 @@ class Tuning:
         return None
 
     def config_show(self, daemon):
-        """{option: value} the running daemon (e.g. "osd.0") uses now, from `ceph config show`."""
-        out = self.client.mgr("config show", who=daemon)
+        """{option: value} the running daemon (e.g. "osd.0") uses now, defaults included
+        (`ceph config show-with-defaults`); values are strings, as Ceph prints them."""
+        out = self.client.mgr("config show-with-defaults", who=daemon)
         if isinstance(out, list):
             return {e["name"]: e["value"] for e in out}
         if isinstance(out, dict):
