@@ -34,6 +34,10 @@ def parse(dump) -> CrushMap:
             [i["id"] for i in b["items"]], [i["weight"] for i in b["items"]],
             alg=b["alg"], hash=_HASHES.get(str(b["hash"]), -1),
             device_class=b["name"].split("~", 1)[1] if "~" in b["name"] else None)
+    by_name = {b.name: b for b in cmap.buckets.values()}
+    for b in cmap.buckets.values():          # remember which shadow belongs to which bucket
+        if b.device_class and b.name.split("~", 1)[0] in by_name:
+            by_name[b.name.split("~", 1)[0]].class_ids[b.device_class] = b.id
     for r in dump["rules"]:
         steps = [_step(cmap, s) for s in r["steps"]]
         cmap.rules[r["rule_id"]] = Rule(r["rule_id"], r["rule_name"], steps, r.get("type", 1),

@@ -1,0 +1,190 @@
+"""What CRUSH placements look like in aggregate: balance, spread and data movement.
+
+Pure functions over a CrushMap (no cluster, no plotting):
+
+* osd_counts / weight_share / deviation -- PGs (or objects) per OSD against each OSD's share
+  of the weight under the rule's root: expected_i = replicas * w_i / sum(w).
+* spread -- how far the fullest OSD sits above its expected count as pg_num grows. With P
+  PGs of size R the count of OSD i is roughly binomial, so the relative spread falls like
+  1 / sqrt(P * R * share_i): the reason PGCalc asks for ~100 PGs per OSD.
+* movement -- the fraction of PGs whose OSD set changes, and the fraction of replicas that
+  must be copied, when the map or the reweights change; for adding an OSD compare with the
+  least possible, the new OSD's weight share (it has to be filled, nothing else has to move).
+* add_osd / remove_item / set_crush_weight -- edited copies of a map, with the ancestors'
+  weights updated as `ceph osd crush add / rm / reweight` do.
+
+Sources: the straw2 minimal-movement argument (Ceph Hammer release notes, 2015; Weil et al.,
+"CRUSH: Controlled, Scalable, Decentralized Placement of Replicated Data", SC 2006);
+course-defined measures of spread and movement.
+"""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from .crushmap import ITEM_NONE, WEIGHT_ONE, Bucket
+from .hash import hash32_2
+from .mapper import PAD, do_rule
+
+
+def pg_inputs(pool_id, pg_num):
+    """The CRUSH inputs (pps) of PGs 0..pg_num-1 of a hashpspool pool: hash32_2(pg, pool)."""
+    return hash32_2(np.arange(int(pg_num)), np.uint32(pool_id))
+
+
+def osd_counts(cmap, rule, size, x, weights=None):
+    """How many placements land on each device (array indexed by device id)."""
+    result, _ = do_rule(cmap, rule, x, size, weights)
+    chosen = result[(result >= 0) & (result != ITEM_NONE)]
+    return np.bincount(chosen, minlength=cmap.max_devices)
+
+
+def weight_share(cmap, rule, weights=None):
+    """Each device's share of the CRUSH weight below the rule's first `take` (sums to 1),
+    scaled by its 16.16 reweight if given (out devices get 0)."""
+    take = next(s.arg1 for s in cmap.rules[cmap.rule_id(rule)].steps if s.op == "take")
+    w = np.zeros(cmap.max_devices)
+    for dev, weight in _leaf_weights(cmap, take):
+        w[dev] += weight
+    if weights is not None:
+        w *= np.minimum(np.asarray(weights, float)[:len(w)], WEIGHT_ONE) / WEIGHT_ONE
+    total = w.sum()
+    if total == 0:
+        raise ValueError("the rule's root holds no weight: nothing can be placed")
+    return w / total
+
+
+def _leaf_weights(cmap, item):
+    bucket = cmap.buckets[item]
+    for child, weight in zip(bucket.items, bucket.weights):
+        if child >= 0:
+            yield child, weight
+        else:
+            yield from _leaf_weights(cmap, child)
+
+
+def deviation(counts, share, replicas):
+    """counts / expected - 1 per device, expected = replicas * share (NaN where share is 0)."""
+    expected = np.asarray(share, float) * replicas
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(expected > 0, np.asarray(counts) / expected - 1.0, np.nan)
+
+
+def spread(cmap, rule, size, pg_nums, pool_id=1, weights=None):
+    """For each pg_num: the fullest device's excess over its expected count, and the
+    standard deviation of count/expected (both as fractions), over devices with weight."""
+    share = weight_share(cmap, rule, weights)
+    rows = []
+    for pg_num in np.atleast_1d(pg_nums):
+        counts = osd_counts(cmap, rule, size, pg_inputs(pool_id, pg_num), weights)
+        dev = deviation(counts, share, size * int(pg_num))[share > 0]
+        rows.append({"pg_num": int(pg_num), "max_excess": float(np.nanmax(dev)),
+                     "std": float(np.nanstd(dev))})
+    return rows
+
+
+def movement(before, after):
+    """Compare two placement results (arrays from do_rule, same inputs and size).
+
+    Returns the fraction of inputs whose placement changed at all, and the fraction of
+    replicas that must be copied: for each input, the OSDs in the new set that were not in
+    the old one (order ignored: a replica that only changes position stays put).
+    """
+    a, b = np.asarray(before), np.asarray(after)
+    valid_b = (b != PAD) & (b != ITEM_NONE)
+    changed = (a != b).any(axis=1)
+    new = valid_b & ~(b[:, :, None] == a[:, None, :]).any(axis=2)
+    return {"inputs_changed": float(changed.mean()),
+            "replicas_moved": float(new.sum() / max(valid_b.sum(), 1))}
+
+
+def compare_maps(cmap_before, cmap_after, rule, size, x, weights_before=None,
+                 weights_after=None):
+    """movement() between two maps (or two reweight vectors) for the same inputs."""
+    a, _ = do_rule(cmap_before, rule, x, size, weights_before)
+    b, _ = do_rule(cmap_after, rule, x, size, weights_after)
+    return movement(a, b)
+
+
+# ---- editing maps ------------------------------------------------------------------------
+
+def add_osd(cmap, host, osd, weight, device_class=None):
+    """A copy of the map with device `osd` (16.16 weight) added to bucket `host`."""
+    new = _copy_without_shadows(cmap)
+    hid = new.item_id(host)
+    if osd in new.devices or new.item_present(osd):
+        raise ValueError(f"osd.{osd} is already in the map; pick an unused id")
+    new.devices[osd] = f"osd.{osd}"
+    if device_class:
+        new.device_classes[osd] = device_class
+    new.buckets[hid].items.append(osd)
+    new.buckets[hid].weights.append(int(weight))
+    _propagate(new, hid, int(weight))
+    return _with_shadows(new, cmap)
+
+
+def add_bucket(cmap, parent, name, type_name, bucket_id=None):
+    """A copy of the map with an empty straw2 bucket (e.g. a new host) under `parent`."""
+    new = _copy_without_shadows(cmap)
+    pid = new.item_id(parent)
+    bid = bucket_id if bucket_id is not None else min(cmap.buckets) - 1
+    new.buckets[bid] = Bucket(bid, name, new.type_id(type_name), [], [])
+    new.buckets[pid].items.append(bid)
+    new.buckets[pid].weights.append(0)
+    return _with_shadows(new, cmap)
+
+
+def remove_item(cmap, item):
+    """A copy of the map without device or bucket `item` (id or name); ancestors lighter."""
+    new = _copy_without_shadows(cmap)
+    item = new.item_id(item) if isinstance(item, str) else item
+    for b in list(new.buckets.values()):
+        if item in b.items:
+            i = b.items.index(item)
+            weight = b.weights[i]
+            del b.items[i], b.weights[i]
+            _propagate(new, b.id, -weight)
+    if item < 0:
+        del new.buckets[item]
+    else:
+        new.devices.pop(item, None)
+        new.device_classes.pop(item, None)
+    return _with_shadows(new, cmap)
+
+
+def set_crush_weight(cmap, item, weight):
+    """A copy of the map with `item`'s CRUSH weight set to `weight` (16.16), as `ceph osd
+    crush reweight` does: its parent's item weight changes and so do all ancestors'."""
+    new = _copy_without_shadows(cmap)
+    item = new.item_id(item) if isinstance(item, str) else item
+    for b in new.buckets.values():
+        if item in b.items:
+            i = b.items.index(item)
+            diff = int(weight) - b.weights[i]
+            b.weights[i] = int(weight)
+            _propagate(new, b.id, diff)
+    return _with_shadows(new, cmap)
+
+
+def _propagate(cmap, bucket_id, diff):
+    """Add diff to the weight of bucket_id as an item of its parents, recursively."""
+    for b in cmap.buckets.values():
+        if bucket_id in b.items:
+            b.weights[b.items.index(bucket_id)] += diff
+            _propagate(cmap, b.id, diff)
+
+
+def _copy_without_shadows(cmap):
+    new = copy.deepcopy(cmap)
+    for bid in [b.id for b in new.buckets.values() if b.device_class]:
+        del new.buckets[bid]
+    new.__dict__.pop("_compiled", None)
+    new.__dict__.pop("_compiled_key", None)
+    return new
+
+
+def _with_shadows(new, old):
+    if any(b.device_class for b in old.buckets.values()):
+        new.build_shadow_trees()
+    return new
