@@ -88,7 +88,7 @@ def sleep_limited_rate(recovery_sleep, object_size=OBJECT_SIZE, max_single_start
     sleep = _check.non_negative("recovery_sleep", recovery_sleep)
     obj = _check.positive("object_size", object_size)
     starts = _check.in_range("max_single_start", max_single_start, 1.0)
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):   # a vanishing sleep means no throttle: inf
         rate = np.where(sleep > 0, starts * obj / np.where(sleep > 0, sleep, 1.0), np.inf)
     return _check.scalar(rate)
 
