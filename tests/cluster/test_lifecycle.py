@@ -1,0 +1,86 @@
+"""The shared test cluster is healthy, `up` is idempotent and repairs, the CLI explains itself."""
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from cephlab import ClusterNotRunning, Cluster, daemons, native
+
+pytestmark = pytest.mark.cluster
+
+
+def cephlab_cli(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "cephlab.cli", *args], capture_output=True,
+                          text=True, env={**os.environ, **(env or {})}, timeout=300)
+
+
+def test_healthy_with_every_daemon_running(lab_cluster):
+    st = lab_cluster.status()
+    assert st["health"]["status"] == "HEALTH_OK", st["health"]
+    assert st["osdmap"]["num_up_osds"] == st["osdmap"]["num_in_osds"] == 4
+    assert set(lab_cluster.pids()) == {"mon.a", "mgr.x", "osd.0", "osd.1", "osd.2", "osd.3"}
+    # tunables live in the mon config database, as the issue asks
+    assert lab_cluster.config_db("osd", "osd_memory_target") == "939524096"
+    assert lab_cluster.config_get("mon", "osd_pool_default_pg_autoscale_mode") == "off"
+
+
+def test_every_path_in_the_conf_is_inside_the_folder(lab_cluster):
+    conf = open(lab_cluster.conf).read()
+    for line in conf.splitlines():
+        if "/" in line and "=" in line and not line.lstrip().startswith("#"):
+            value = line.split("=", 1)[1].strip()
+            if value.startswith("/"):
+                assert value.startswith(str(lab_cluster.dir)), line
+    for key in ("run dir", "crash dir", "log file", "mon cluster log file", "admin socket",
+                "pid file", "mon data", "osd data", "mgr data", "[client]"):
+        assert key in conf
+    assert oct(os.stat(lab_cluster.keyring).st_mode & 0o777) == "0o600"
+    assert oct(os.stat(lab_cluster.dir / "osd" / "0" / "keyring").st_mode & 0o777) == "0o600"
+
+
+def test_connect_finds_it_and_explains_a_missing_cluster(lab_cluster, tmp_path):
+    assert Cluster.connect("pytest").pids() == lab_cluster.pids()
+    with pytest.raises(ClusterNotRunning, match="cephlab up"):
+        Cluster.connect("nosuch", dir=tmp_path / "nosuch")
+
+
+def test_second_up_changes_nothing(lab_cluster):
+    before = lab_cluster.pids()
+    d, _, what = native.up("pytest", osds=4, progress=False)
+    assert what == "running" and d == lab_cluster.dir
+    assert lab_cluster.pids() == before
+
+
+def test_up_restarts_a_killed_daemon(lab_cluster):
+    before = lab_cluster.pids()
+    os.kill(before["osd.2"], signal.SIGKILL)
+    assert daemons.wait_gone(lab_cluster.dir, {"osd.2": before["osd.2"]}, 10) == {}
+    out = cephlab_cli("up", "--name", "pytest", "--osds", "4")
+    assert out.returncode == 0, out.stderr
+    assert "restarting osd.2" in out.stderr
+    after = lab_cluster.pids()
+    assert after["osd.2"] != before["osd.2"]
+    assert {n: p for n, p in after.items() if n != "osd.2"} == \
+        {n: p for n, p in before.items() if n != "osd.2"}
+    assert lab_cluster.health() == "HEALTH_OK"
+
+
+def test_env_and_status_commands(lab_cluster):
+    out = cephlab_cli("env", "--name", "pytest")
+    assert out.returncode == 0
+    assert out.stdout.strip() == f"export CEPH_CONF={lab_cluster.conf}"
+    # plain `ceph` works with only that variable set
+    ceph = subprocess.run(["ceph", "health"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "CEPH_CONF": lab_cluster.conf})
+    assert ceph.stdout.strip() == "HEALTH_OK", ceph.stderr
+    out = cephlab_cli("status", "--name", "pytest")
+    assert out.returncode == 0 and "HEALTH_OK" in out.stdout and "osd.3" in out.stdout
+
+
+def test_ceph_command_forms(lab_cluster):
+    tree = lab_cluster.ceph("osd", "tree")
+    assert sorted(n["id"] for n in tree["nodes"] if n["type"] == "osd") == [0, 1, 2, 3]
+    assert lab_cluster.ceph("tell", "osd.0", "version")["release"] == "pacific"
+    assert lab_cluster.osd_df()[0]["kb"] == 8 * 1024 * 1024       # 8 GiB sparse block file
