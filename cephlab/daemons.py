@@ -67,35 +67,49 @@ def daemon_names(d):
 
 
 def launch(d, binary, name, extra=(), timeout=60):
-    """Start a daemon of the cluster in folder d; it forks itself and writes its pid file.
+    """Start one daemon of the cluster in folder d; returns its PID (see launch_many)."""
+    return launch_many(d, [(binary, name)], extra, timeout)[name]
 
-    Returns its PID. Raises DaemonError with the tail of its output/log when it fails.
+
+def launch_many(d, daemons_to_start, extra=(), timeout=60):
+    """Start daemons [(binary, "osd.0"), ...] of the cluster in folder d, all at once.
+
+    Each forks itself once initialised (an OSD takes ~4 s) and writes its pid file, so
+    starting them together costs the time of the slowest. Returns {name: pid}; raises
+    DaemonError with the tail of the daemon's output and its log path when one fails.
     """
     d = Path(d)
-    kind, ident = name.split(".", 1)
     conf = d / "ceph.conf"
-    pid_path(d, name).unlink(missing_ok=True)
-    out_file = d / "log" / f"{name}.out"
-    cmd = [binary, "-c", str(conf), "-i", ident, *extra]
-    with open(out_file, "ab") as out:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-                                cwd=d, start_new_session=True)
+    procs = {}
+    for binary, name in daemons_to_start:
+        pid_path(d, name).unlink(missing_ok=True)
+        with open(d / "log" / f"{name}.out", "ab") as out:
+            procs[name] = subprocess.Popen(
+                [binary, "-c", str(conf), "-i", name.split(".", 1)[1], *extra],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=d, start_new_session=True)
+    deadline = time.monotonic() + timeout
+    failed = []
+    for name, proc in procs.items():
         try:
-            rc = proc.wait(timeout=timeout)
+            rc = proc.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-            raise DaemonError(f"{name} did not start within {timeout} s; see {log_path(d, name)}")
-    if rc != 0:
-        raise DaemonError(f"{name} failed to start (exit {rc}): {tail(out_file)}"
+            failed.append(f"{name} did not start within {timeout} s; see {log_path(d, name)}")
+            continue
+        if rc != 0:
+            failed.append(f"{name} failed to start (exit {rc}): {tail(d / 'log' / f'{name}.out')}"
                           f"\n  see {log_path(d, name)}")
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        pid = running_pid(d, name)
-        if pid:
-            return pid
-        time.sleep(0.05)
-    raise DaemonError(f"{name} exited right after starting; see {log_path(d, name)}")
+    if failed:
+        raise DaemonError("\n".join(failed))
+    pids = {}
+    for name in procs:
+        while not (pid := running_pid(d, name)):
+            if time.monotonic() > deadline:
+                raise DaemonError(f"{name} exited right after starting; see {log_path(d, name)}")
+            time.sleep(0.05)
+        pids[name] = pid
+    return pids
 
 
 def run_tool(cmd, what, cwd=None, timeout=120):

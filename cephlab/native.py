@@ -285,7 +285,7 @@ def create(d, name, osds=3, objectstore="bluestore", mds=False, progress=None):
         for i in state["osds"]:
             daemons.finish_tool(mkfs[i], f"ceph-osd --mkfs (osd.{i})")
             _register_osd(d, client, i, uuids[i])
-            daemons.launch(d, bins["ceph-osd"], f"osd.{i}")
+        daemons.launch_many(d, [(bins["ceph-osd"], f"osd.{i}") for i in state["osds"]])
         progress.stage("creating CephFS and starting the MDS" if mds else "no MDS (use --mds for CephFS)")
         if mds:
             _create_cephfs(client)
@@ -336,9 +336,7 @@ def repair(d, state, progress):
             raise MonUnusable(str(e)) from e
     client = client_for(d)
     try:
-        for name in dead:
-            if name != "mon.a":
-                start_daemon(d, name, bins)
+        daemons.launch_many(d, [(bins[f"ceph-{n.split('.')[0]}"], n) for n in dead if n != "mon.a"])
         progress.stage("waiting for HEALTH_OK and all PGs active+clean")
         wait_ready(d, client, state)
     finally:
