@@ -151,10 +151,16 @@ def _fmt_row(row, n, names):
 
 
 def _mapping_lines(r, xs, result, length, names):
-    head = f"CRUSH rule {r} x "
-    rows = result.tolist()
-    return "".join(f"{head}{x} [{_fmt_row(row, n, names)}]\n"
-                   for x, row, n in zip(xs.tolist(), rows, length.tolist()))
+    """'CRUSH rule R x X [a,b,c]' lines. Rows of equal length are formatted in one
+    %-operation per run (C speed); rows holding non-device ids fall back to str()."""
+    parts = []
+    change = np.nonzero(np.diff(length))[0] + 1
+    for lo, hi in zip(np.r_[0, change], np.r_[change, len(length)]):
+        n = int(length[lo])
+        line = f"CRUSH rule {r} x %d [" + ",".join(["%d"] * n) + "]\n"
+        block = np.column_stack([xs[lo:hi], result[lo:hi, :n]])
+        parts.append((line * (hi - lo)) % tuple(block.ravel().tolist()))
+    return "".join(parts)
 
 
 def _bad_lines(r, nr, xs, result, length, names):

@@ -264,6 +264,11 @@ class CompiledMap:
             self.items[pos, :len(b.items)] = b.items
             self.weights[pos, :len(b.items)] = b.weights
         self.items_u32 = (self.items & 0xFFFFFFFF).astype(np.uint32)
+        # the common weight of buckets whose items all weigh the same (else 0): fast path
+        self.uniform_weight = np.zeros(n, dtype=np.int64)
+        for b in cmap.buckets.values():
+            if b.weights and min(b.weights) == max(b.weights):
+                self.uniform_weight[-1 - b.id] = b.weights[0]
         self.tunables = dict(cmap.tunables)
 
     def item_type(self, item):

@@ -33,6 +33,9 @@ crush_choose_firstn, crush_choose_indep, is_out).
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from .crushmap import ITEM_NONE, WEIGHT_ONE, CrushMap
@@ -41,10 +44,10 @@ from .straw2 import choose_in
 
 ITEM_UNDEF = 0x7FFFFFFE      # CRUSH_ITEM_UNDEF: position not decided yet (indep)
 PAD = -(1 << 62)             # marks "no entry" in result arrays (results may be short)
-CHUNK = 4096                 # lanes per pass: keeps the (lanes x bucket size) arrays in cache
+CHUNK = 8192                 # lanes per pass: keeps the (lanes x bucket size) arrays in cache
 
 
-def do_rule(cmap: CrushMap, rule, x, result_max, weights=None, chunk=CHUNK):
+def do_rule(cmap: CrushMap, rule, x, result_max, weights=None, chunk=CHUNK, threads=None):
     """Run a CRUSH rule for every input in x.
 
     cmap: CrushMap; rule: id or name; x: integer array (inputs, taken modulo 2**32 like C);
@@ -52,7 +55,8 @@ def do_rule(cmap: CrushMap, rule, x, result_max, weights=None, chunk=CHUNK):
     weights: 16.16 device weights indexed by device id (default: 0x10000 for every device
     in a bucket, as crushtool --test). Returns (result, length): result is an int64 array
     (len(x), result_max) with PAD beyond each row's length; ITEM_NONE marks holes of indep
-    rules.
+    rules. Chunks of `chunk` inputs run on `threads` threads (default: one per CPU; numpy
+    releases the GIL inside its loops, so the chunks really run in parallel).
     """
     rule_obj = cmap.rules[cmap.rule_id(rule)]
     cm = cmap.compiled()
@@ -62,10 +66,20 @@ def do_rule(cmap: CrushMap, rule, x, result_max, weights=None, chunk=CHUNK):
     weight = cmap.device_weights() if weights is None else np.asarray(weights, np.uint32)
     result = np.full((len(x), result_max), PAD, dtype=np.int64)
     length = np.zeros(len(x), dtype=np.int64)
-    for lo in range(0, len(x), chunk):
+
+    def run(lo):
         res, n = _do_rule_chunk(cm, rule_obj, x[lo:lo + chunk], int(result_max), weight)
         result[lo:lo + chunk] = res
         length[lo:lo + chunk] = n
+
+    starts = range(0, len(x), chunk)
+    threads = threads or os.cpu_count() or 1
+    if threads > 1 and len(starts) > 1:
+        with ThreadPoolExecutor(max_workers=min(threads, len(starts))) as pool:
+            list(pool.map(run, starts))
+    else:
+        for lo in starts:
+            run(lo)
     return result, length
 
 

@@ -51,23 +51,41 @@ def choose_in(cm, bucket_ids, x, r):
     """Vectorised bucket choice for the mapper: lane k draws in bucket bucket_ids[k] with
     input x[k] and attempt r[k] (uint32 arrays). cm is a CompiledMap. Returns item ids."""
     pos = -1 - np.asarray(bucket_ids, dtype=np.int64)
-    first = pos[0]
-    if (pos == first).all():
-        width = cm.size[first]
-        items = cm.items_u32[first:first + 1, :width]
-        weights = cm.weights[first:first + 1, :width]
-        ids = cm.items[first, :width]
-        best = np.argmax(_draws(items, weights, x[:, None], r[:, None]), axis=1)
-        return ids[best]
-    width = cm.size[pos].max()
-    items = cm.items_u32[pos, :width]
-    weights = cm.weights[pos, :width]
-    best = np.argmax(_draws(items, weights, x[:, None], r[:, None]), axis=1)
-    return cm.items[pos, best]
+    rows = pos[:1] if (pos == pos[0]).all() else pos   # one bucket: its row broadcasts
+    width = cm.size[rows].max()
+    u = _straws(cm.items_u32[rows, :width], x[:, None], r[:, None])
+    w = cm.uniform_weight[rows]
+    if w[0] > 0 and (w == w[0]).all() and (cm.size[rows] == width).all():
+        # every item weighs the same w: trunc(ln(u)/w) is monotone in u, so the dense rank
+        # of the draw decides the race exactly (ties included) without dividing
+        best = np.argmax(_rank_table(int(w[0]))[u], axis=1)
+    else:
+        best = np.argmax(_draws_from_straws(u, cm.weights[rows, :width]), axis=1)
+    ids = cm.items[rows, :width]
+    return ids[0, best] if len(rows) == 1 else ids[np.arange(len(best)), best]
+
+
+_RANKS = {}
+
+
+def _rank_table(weight):
+    """For one 16.16 weight: the dense rank of trunc((crush_ln(u) - 2**48) / weight) over
+    u = 0..0xffff (uint16; equal draws get equal ranks)."""
+    table = _RANKS.get(weight)
+    if table is None:
+        level = np.trunc(LN_MINUS_ONE_F / weight)
+        table = np.concatenate([[0], np.cumsum(np.diff(level) != 0)]).astype(np.uint16)
+        _RANKS[weight] = table
+    return table
 
 
 def _draws(items, weights, x, r):
     """items/weights: (1 or k, n); x, r: (k, 1) uint32. Returns (k, n) draws."""
+    return _draws_from_straws(_straws(items, x, r), weights)
+
+
+def _straws(items, x, r):
+    """The 16-bit straw of each (lane, item): hash32_3(x, item, r) & 0xffff."""
     shape = np.broadcast_shapes(items.shape, x.shape)
     a = np.empty(shape, dtype=np.uint32)
     b = np.empty(shape, dtype=np.uint32)
@@ -76,7 +94,10 @@ def _draws(items, weights, x, r):
     b[...] = items
     c[...] = r
     u = _hash3_inplace(a, b, c)
-    np.bitwise_and(u, 0xFFFF, out=u)
+    return np.bitwise_and(u, 0xFFFF, out=u)
+
+
+def _draws_from_straws(u, weights):
     ln = LN_MINUS_ONE_F[u]
     with np.errstate(divide="ignore"):
         np.divide(ln, weights, out=ln)      # weight 0 -> -inf (ln is always < 0)
