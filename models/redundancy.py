@@ -210,3 +210,29 @@ def usable_capacity(raw, scheme, fill_ratio=1.0):
     raw = _check.non_negative("raw", raw)
     fill = _check.in_range("fill_ratio", fill_ratio, 0.0, 1.0, lo_open=True)
     return _check.scalar(raw / s.raw_per_usable * fill)
+
+
+def serves_io(scheme, failed):
+    """Whether a PG of this scheme still serves reads and writes with `failed` of its shards down.
+
+        serves = (size - failed) >= min_size
+    Below min_size Ceph blocks I/O to the PG (it stays inactive) rather than accept writes that
+    too few copies hold -- consistency before availability (the CP choice, seed 000). Vectorised
+    in failed; valid: 0 <= failed <= size, whole numbers. Source: Ceph docs, "Pools" (min_size);
+    seed 000_ff3932318711fad8.txt (strong consistency, CP); provenance: docs.
+    """
+    s = _require_scheme(scheme)
+    failed = _check.integer("failed", failed, lo=0, hi=s.size)
+    return _check.scalar(s.size - failed >= s.min_size)
+
+
+def data_survives(scheme, failed):
+    """Whether the data of a PG is still readable/recoverable with `failed` shards lost.
+
+        survives = failed <= size - min_shards       (m for EC, size - 1 for replication)
+    Vectorised in failed; valid: 0 <= failed <= size. Provenance: course-defined (the definition
+    of the scheme's failure tolerance).
+    """
+    s = _require_scheme(scheme)
+    failed = _check.integer("failed", failed, lo=0, hi=s.size)
+    return _check.scalar(failed <= s.size - s.min_shards)

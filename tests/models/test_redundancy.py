@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from models.redundancy import (Scheme, annual_loss_probability, durability_nines, erasure, nines,
-                               replicated, stripe_loss_probability, usable_capacity)
+                               data_survives, replicated, serves_io, stripe_loss_probability,
+                               usable_capacity)
 
 # Seed 000_ff3932318711fad8.txt (NAVER 2017): replicated "200 % overhead", erasure coded "50 %".
 # min_size: Ceph v16.2.15 config.h (size - size//2) and OSDMonitor::prepare_pool_size (k + min(1, m-1)).
@@ -205,3 +206,28 @@ def test_more_coding_chunks_never_hurt(k, m, afr, days):
 
 def test_scheme_type():
     assert isinstance(erasure(4, 2), Scheme)
+
+
+# --- serving I/O vs surviving (Ceph docs, Pools: min_size) ---------------------------------
+AVAILABILITY = {
+    # (scheme, failed shards): (serves I/O, data survives)
+    ("replicated(3)", 1): (True, True),
+    ("replicated(3)", 2): (False, True),      # min_size 2: one copy left is readable, not served
+    ("replicated(3, min_size=1)", 2): (True, True),
+    ("erasure(2, 1)", 1): (True, True),       # Pacific default min_size k + min(1, m-1) = 2
+    ("erasure(2, 1, min_size=3)", 1): (False, True),
+    ("erasure(4, 2)", 2): (False, True),      # min_size 5
+    ("erasure(4, 2)", 3): (False, False),
+}
+
+
+@pytest.mark.parametrize("case,expected", AVAILABILITY.items())
+def test_serves_io_and_survival(case, expected):
+    expr, failed = case
+    scheme = eval(expr, {"replicated": replicated, "erasure": erasure})
+    assert (serves_io(scheme, failed), data_survives(scheme, failed)) == expected
+
+
+def test_serves_io_rejects_more_failures_than_shards():
+    with pytest.raises(ValueError, match="failed"):
+        serves_io(replicated(3), 4)
