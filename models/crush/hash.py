@@ -55,9 +55,16 @@ def as_u32(value):
 
 
 def _registers(*inputs):
-    """Broadcast the inputs and return writable uint32 copies (the mix works in place)."""
+    """Broadcast the inputs; return writable 1-d uint32 copies (the mix works in place) and
+    the shape to give the result back in."""
     arrays = np.broadcast_arrays(*[as_u32(v) for v in inputs])
-    return [np.array(a, dtype=np.uint32, copy=True) for a in arrays]
+    shape = arrays[0].shape
+    return [np.array(a, dtype=np.uint32).ravel() for a in arrays], shape
+
+
+def _shaped(h, shape):
+    """The hash in the inputs' broadcast shape (a numpy uint32 scalar for scalar inputs)."""
+    return h.reshape(shape)[()]
 
 
 def _const(like, value):
@@ -69,13 +76,13 @@ def hash32_1(a):
 
     Input: integer or array; output uint32 of the same shape. Ceph code, Pacific hash.c.
     """
-    (a,) = _registers(a)
+    (a,), shape = _registers(a)
     h = a ^ SEED
     b = a.copy()
     x, y, t = _const(a, _X0), _const(a, _Y0), np.empty_like(a)
     mix(b, x, h, t)
     mix(y, a, h, t)
-    return h
+    return _shaped(h, shape)
 
 
 def hash32_2(a, b):
@@ -84,13 +91,13 @@ def hash32_2(a, b):
     hash = seed ^ a ^ b; mix(a, b, h); mix(x, a, h); mix(b, y, h); x = 231232, y = 1232.
     Inputs broadcast like numpy operands; output uint32. Ceph code, Pacific hash.c.
     """
-    a, b = _registers(a, b)
+    (a, b), shape = _registers(a, b)
     h = SEED ^ a ^ b
     x, y, t = _const(a, _X0), _const(a, _Y0), np.empty_like(a)
     mix(a, b, h, t)
     mix(x, a, h, t)
     mix(b, y, h, t)
-    return h
+    return _shaped(h, shape)
 
 
 def hash32_3(a, b, c):
@@ -99,8 +106,8 @@ def hash32_3(a, b, c):
     hash = seed ^ a ^ b ^ c; mix(a, b, h); mix(c, x, h); mix(y, a, h); mix(b, x, h);
     mix(y, c, h). Inputs broadcast; output uint32. Ceph code, Pacific hash.c.
     """
-    a, b, c = _registers(a, b, c)
-    return _hash3_inplace(a, b, c)
+    (a, b, c), shape = _registers(a, b, c)
+    return _shaped(_hash3_inplace(a, b, c), shape)
 
 
 def _hash3_inplace(a, b, c):
@@ -123,7 +130,7 @@ def hash32_4(a, b, c, d):
     hash = seed ^ a ^ b ^ c ^ d; mix(a, b, h); mix(c, d, h); mix(a, x, h); mix(y, b, h);
     mix(c, x, h); mix(y, d, h). Ceph code, Pacific hash.c.
     """
-    a, b, c, d = _registers(a, b, c, d)
+    (a, b, c, d), shape = _registers(a, b, c, d)
     h = SEED ^ a ^ b ^ c ^ d
     x, y, t = _const(a, _X0), _const(a, _Y0), np.empty_like(a)
     mix(a, b, h, t)
@@ -132,7 +139,7 @@ def hash32_4(a, b, c, d):
     mix(y, b, h, t)
     mix(c, x, h, t)
     mix(y, d, h, t)
-    return h
+    return _shaped(h, shape)
 
 
 def hash32_5(a, b, c, d, e):
@@ -141,7 +148,7 @@ def hash32_5(a, b, c, d, e):
     hash = seed ^ a ^ b ^ c ^ d ^ e; mix(a, b, h); mix(c, d, h); mix(e, x, h); mix(y, a, h);
     mix(b, x, h); mix(y, c, h); mix(d, x, h); mix(y, e, h). Ceph code, Pacific hash.c.
     """
-    a, b, c, d, e = _registers(a, b, c, d, e)
+    (a, b, c, d, e), shape = _registers(a, b, c, d, e)
     h = SEED ^ a ^ b ^ c ^ d ^ e
     x, y, t = _const(a, _X0), _const(a, _Y0), np.empty_like(a)
     mix(a, b, h, t)
@@ -152,4 +159,4 @@ def hash32_5(a, b, c, d, e):
     mix(y, c, h, t)
     mix(d, x, h, t)
     mix(y, e, h, t)
-    return h
+    return _shaped(h, shape)

@@ -22,8 +22,10 @@ corrected to the values Ceph actually ships (src/crush/crush_ln_table.h, unchang
     The table's own comment gives the clean formula; placements must use the shipped
     numbers, so the offsets are listed below (the data of the lab's test
     test_ln_tables_match_libceph, which compares every entry with the installed Ceph).
-The shipped quirks only shift ln by < 2**-14 of its range; straw2 is still a proper
-exponential race, but bit-exact parity with Ceph needs them.
+The shipped quirks shift crush_ln by at most 4.4e-5 * 2**44 from 2**44 * log2(u + 1) and make
+it decrease at 10,008 of the 65,535 steps (e.g. u = 0xfffe gives a longer straw than 0xffff);
+straw2 is still very nearly an exact exponential race, but bit-exact parity with Ceph needs
+the shipped numbers.
 
 Provenance: Ceph code, Pacific (16.2) mapper.c and crush_ln_table.h; measured (table offsets).
 """

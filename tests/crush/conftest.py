@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-import maps  # noqa: E402
+import crush_maps as maps  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-import maps
+import crush_maps as maps
 
 pytestmark = pytest.mark.oracle
 
