@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Offline Ceph image: build localhost/ceph:v<release> from Debian's own packages, so a cluster
+# comes up with only the OS package mirror (no container registry). # Measured facts behind each step: /work/shared/notes/cephadm-offline.md of the lab's authors.
+#   CEPHLAB_MIRROR     Debian mirror (default: the first one this node's apt uses)
+#   CEPHLAB_DASHBOARD  true to include the dashboard module
+# The mgr's cephadm module needs remoto, which Debian 12 does not package: it comes from PyPI, or,
+# when PyPI is unreachable too, from a wheel put in vagrant/provision/wheels/ beforehand with
+#   pip download --no-deps -d vagrant/provision/wheels remoto==1.2.1
+# The image's name goes to /var/lib/cephlab/offline-image.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+require_root
+
+REMOTO="remoto==1.2.1"
+BASE=localhost/debian:bookworm
+WORK="$CEPHLAB_STATE/image-build"
+
+first_mirror() {
+    # one-line sources ("deb [opts] URI suite ...") and deb822 sources ("URIs: URI")
+    cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
+        awk '$1 == "deb" {for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) {print $i; exit}}
+             $1 == "URIs:" && $2 ~ /^https?:/ && $2 !~ /security/ {print $2; exit}' | head -n 1
+}
+
+base_image() {
+    step "image: Debian 12 base image $BASE (debootstrap minbase)"
+    if podman image exists "$BASE"; then log "already built"; return 0; fi
+    apt_install debootstrap
+    local mirror="${CEPHLAB_MIRROR:-$(first_mirror)}"
+    [ -n "$mirror" ] || die "no Debian mirror found in /etc/apt; set CEPHLAB_MIRROR"
+    rm -rf "$WORK/rootfs"
+    mkdir -p "$WORK/rootfs"
+    log "debootstrap from $mirror (about a minute)"
+    debootstrap --variant=minbase bookworm "$WORK/rootfs" "$mirror" > "$WORK/debootstrap.log" 2>&1 \
+        || die "debootstrap failed: see $WORK/debootstrap.log"
+    tar -C "$WORK/rootfs" -c . | podman import - "$BASE" > /dev/null
+    rm -rf "$WORK/rootfs"
+    log "imported $BASE"
+}
+
+containerfile() {
+    local release="$1" extra=""
+    [ "${CEPHLAB_DASHBOARD:-false}" = "true" ] && extra=" ceph-mgr-dashboard"
+    cat <<CONTAINERFILE
+FROM $BASE
+# Pin Debian's Ceph release, the one cephadm on the nodes comes from.
+RUN apt-get update \\
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \\
+      ceph-base=$CEPH_VERSION ceph-common=$CEPH_VERSION ceph-mon=$CEPH_VERSION \\
+      ceph-mgr=$CEPH_VERSION ceph-mgr-cephadm=$CEPH_VERSION ceph-osd=$CEPH_VERSION \\
+      ceph-mds=$CEPH_VERSION radosgw=$CEPH_VERSION$extra \\
+      lvm2 python3-execnet python3-pip ca-certificates \\
+ && rm -rf /var/lib/apt/lists/*
+COPY wheels/ /tmp/wheels/
+# remoto (cephadm module's ssh layer, not packaged in Debian 12): the local wheel, else PyPI
+RUN pip install --break-system-packages --no-deps --no-index --find-links /tmp/wheels "$REMOTO" \\
+ || pip install --break-system-packages --no-deps "$REMOTO"
+RUN python3 -c 'import remoto, execnet' && rm -rf /tmp/wheels
+LABEL org.cephlab.release="$release" org.cephlab.source="Debian packages"
+CONTAINERFILE
+}
+
+ceph_image() {
+    local release image
+    release="$(ceph_release cephadm)"
+    CEPH_VERSION="$(dpkg-query -W -f='${Version}' cephadm)"
+    image="localhost/ceph:v$release"
+    step "image: $image from Debian's Ceph $CEPH_VERSION packages"
+    echo "$image" > "$CEPHLAB_STATE/offline-image"
+    if podman image exists "$image"; then log "already built"; return 0; fi
+    rm -rf "$WORK/ctx"
+    mkdir -p "$WORK/ctx/wheels"
+    cp "$PROVISION_DIR"/wheels/*.whl "$WORK/ctx/wheels/" 2>/dev/null || true
+    containerfile "$release" > "$WORK/ctx/Containerfile"
+    log "podman build (a few minutes; log: $WORK/build.log)"
+    podman build --network host -t "$image" "$WORK/ctx" > "$WORK/build.log" 2>&1 \
+        || die "podman build failed: see $WORK/build.log (is remoto on PyPI or in provision/wheels/?)"
+    log "built $image ($(podman image inspect --format '{{.Size}}' "$image" | awk '{printf "%.0f MB", $1 / 1e6}'))"
+}
+
+apt_install podman
+base_image
+ceph_image

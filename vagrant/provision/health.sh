@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The health gate: wait until the expected OSDs are up and in and the cluster says HEALTH_OK;
+# if that does not come in time, report what is wrong and what to look at, and fail.
+#   CEPHLAB_EXPECTED_OSDS   OSDs to wait for (default: no count check)
+#   CEPHLAB_HEALTH_TIMEOUT  seconds (default 1200)
+# Run it again any time on node 1: sudo bash ~vagrant/cephlab-provision/health.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+require_root
+
+EXPECTED="${CEPHLAB_EXPECTED_OSDS:-0}"
+TIMEOUT="${CEPHLAB_HEALTH_TIMEOUT:-1200}"
+
+# "<health> <osds> <up> <in>" from one `ceph status`, or "unreachable".
+snapshot() {
+    ceph status --format json --connect-timeout 20 2>/dev/null | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+o = s["osdmap"].get("osdmap", s["osdmap"])
+print(s["health"]["status"], o["num_osds"], o["num_up_osds"], o["num_in_osds"])' 2>/dev/null \
+        || echo "unreachable"
+}
+
+report() {
+    local health osds up in
+    read -r health osds up in <<< "$1"
+    echo "================ the cluster is not healthy after ${TIMEOUT} s ================"
+    if [ "$health" = "unreachable" ]; then
+        echo "The monitors do not answer. Look at: cephadm ls; journalctl -u 'ceph-*@mon*' -n 50"
+    else
+        ceph health detail || true
+        echo "---- OSDs: $up up, $in in, $osds exist; $EXPECTED expected"
+        ceph osd tree || true
+        echo "---- daemons"
+        ceph orch ps || true
+        if [ "${osds:-0}" -lt "$EXPECTED" ]; then
+            echo "---- disks (an OSD is made only on an empty disk: 'Available' must say Yes)"
+            ceph orch device ls --wide || true
+            echo "Fewer OSDs than disks: check the disks above and 'ceph log last cephadm'."
+        fi
+    fi
+    echo "What to do: fix what the messages name, then run this check again on node 1:"
+    echo "  vagrant ssh ceph1 -c 'sudo bash ~vagrant/cephlab-provision/health.sh'"
+    echo "or start over with: vagrant destroy -f && vagrant up"
+}
+
+step "health gate: waiting up to ${TIMEOUT} s for ${EXPECTED} OSDs up and in, and HEALTH_OK"
+start=$SECONDS
+last=""
+while :; do
+    now="$(snapshot)"
+    if [ "$now" != "$last" ]; then
+        log "$((SECONDS - start)) s: $now (health, OSDs, up, in)"
+        last="$now"
+    fi
+    read -r health osds up in <<< "$now"
+    if [ "$health" = "HEALTH_OK" ] && [ "$up" -ge "$EXPECTED" ] && [ "$in" -ge "$EXPECTED" ]; then
+        log "HEALTH_OK with $up of $osds OSDs up after $((SECONDS - start)) s"
+        exit 0
+    fi
+    if [ $((SECONDS - start)) -ge "$TIMEOUT" ]; then
+        report "$now" >&2
+        die "no HEALTH_OK after ${TIMEOUT} s (see the report above)"
+    fi
+    sleep 10
+done
