@@ -10,6 +10,7 @@ from . import daemons, native, paths
 from .errors import ClusterError, ClusterNotRunning
 
 DEFAULT_NAME = os.environ.get("CEPHLAB_NAME", "lab")
+DEFAULT_BACKEND = os.environ.get("CEPHLAB_BACKEND", "native")
 
 
 def _osd_count(text):
@@ -34,6 +35,9 @@ def _where(p):
                    help="cluster name (default: %(default)s; $CEPHLAB_NAME)")
     p.add_argument("--dir", help="cluster folder (default: $CEPHLAB_DIR/<name>, else "
                                  "$XDG_STATE_HOME/cephlab/<name> or ~/.local/state/cephlab/<name>)")
+    p.add_argument("--backend", choices=("native", "vagrant"), default=DEFAULT_BACKEND,
+                   help="native: the mini cluster on this machine; vagrant: the cephadm VMs "
+                        "of vagrant/ (default: %(default)s; $CEPHLAB_BACKEND)")
 
 
 def register(sub):
@@ -48,6 +52,8 @@ def register(sub):
     p = sub.add_parser("down", help="stop the cluster's daemons and remove its folder")
     _where(p)
     p.add_argument("--keep", action="store_true", help="keep the folder (data, logs) for a later up")
+    p.add_argument("--destroy", action="store_true",
+                   help="vagrant backend: destroy the VMs instead of halting them")
     p.set_defaults(func=cmd_down)
 
     p = sub.add_parser("status", help="health, daemons, pools and usage")
@@ -65,6 +71,9 @@ def _fail(e):
 
 
 def cmd_up(args):
+    if args.backend == "vagrant":                  # the cephadm VMs: cephlab/vagrant.py
+        from . import vagrant
+        return vagrant.cmd_up(args)
     try:
         d, state, what = native.up(args.name, args.osds, args.objectstore, args.mds,
                                    args.dir, progress=not args.quiet)
@@ -87,6 +96,9 @@ def _flags(args):
 
 
 def cmd_down(args):
+    if args.backend == "vagrant":                  # the cephadm VMs: cephlab/vagrant.py
+        from . import vagrant
+        return vagrant.cmd_down(args)
     try:
         stopped = native.down(args.name, args.dir, keep=args.keep)
     except ClusterError as e:
@@ -103,6 +115,9 @@ def _connect(args):
 
 
 def cmd_env(args):
+    if args.backend == "vagrant":                  # the cephadm VMs: cephlab/vagrant.py
+        from . import vagrant
+        return vagrant.cmd_env(args)
     try:
         c = _connect(args)
     except ClusterError as e:
@@ -114,6 +129,9 @@ def cmd_env(args):
 
 
 def cmd_status(args):
+    if args.backend == "vagrant":                  # the cephadm VMs: cephlab/vagrant.py
+        from . import vagrant
+        return vagrant.cmd_status(args)
     try:
         c = _connect(args)
     except ClusterNotRunning as e:
