@@ -12,6 +12,7 @@ cephlab/measure.py and fault injection in cephlab/faults.py (mixed into Cluster)
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from . import daemons, native, paths
@@ -38,8 +39,15 @@ class Cluster(Pools, Tuning, Measuring, Faults):
 
     # -- life cycle --------------------------------------------------------------------------
     @classmethod
-    def connect(cls, name="lab", dir=None):
-        """The running cluster `name` (folder `dir`); ClusterNotRunning says how to start one."""
+    def connect(cls, name="lab", dir=None, backend=None):
+        """The running cluster `name` (folder `dir`); ClusterNotRunning says how to start one.
+
+        backend="vagrant" (or $CEPHLAB_BACKEND=vagrant): the cephadm VMs of vagrant/, through the
+        ceph.conf and keyring `vagrant up` exported (`dir`: that folder; see cephlab/vagrant.py).
+        """
+        if (backend or os.environ.get("CEPHLAB_BACKEND") or "native") == "vagrant":
+            from . import vagrant
+            return vagrant.connect(cls, dir)
         d = paths.cluster_dir(name, dir)
         state = native.load_state(d)
         if state is None:
@@ -57,8 +65,14 @@ class Cluster(Pools, Tuning, Measuring, Faults):
         return cls(d, state)
 
     def stop(self, keep=False):
-        """Stop every daemon of this cluster (by PID); remove its folder unless keep."""
+        """Stop every daemon of this cluster (by PID); remove its folder unless keep.
+
+        A Vagrant cluster is only halted (`cephlab down --backend vagrant --destroy` removes it).
+        """
         self.client.close()
+        if not self.local_daemons:
+            from . import vagrant
+            return vagrant.down(destroy=False)
         return native.down(self.name, self.dir, keep)
 
     def close(self):
@@ -66,6 +80,14 @@ class Cluster(Pools, Tuning, Measuring, Faults):
 
     def __repr__(self):
         return f"Cluster(name={self.name!r}, dir='{self.dir}', osds={self.state['osds']})"
+
+    @property
+    def local_daemons(self):
+        """True when the daemons run on this machine, so /proc/<pid> of an OSD can be read here.
+
+        False on the Vagrant backend (daemons in VMs): labs use perf counters instead and say so.
+        """
+        return self.state.get("backend", "native") == "native"
 
     @property
     def conf(self):
@@ -80,7 +102,9 @@ class Cluster(Pools, Tuning, Measuring, Faults):
         return {"CEPH_CONF": self.conf}
 
     def pids(self):
-        """{daemon: pid} of the daemons running now (e.g. {"osd.0": 1234})."""
+        """{daemon: pid} of the daemons running now (e.g. {"osd.0": 1234}); {} when not local."""
+        if not self.local_daemons:
+            return {}
         names = native.all_daemons(native.load_state(self.dir) or self.state)
         return {n: p for n in names if (p := daemons.running_pid(self.dir, n))}
 
