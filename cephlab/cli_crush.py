@@ -40,6 +40,8 @@ def register(sub):
                       help="hash each x with the pool id first, as crushtool --pool-id")
     test.add_argument("-w", "--weight", nargs=2, action="append", default=[],
                       metavar=("DEV", "W"), help="device reweight 0..1 (0 = out); repeatable")
+    test.add_argument("--threads", type=int, default=None,
+                      help="threads for the mapping (default: one per CPU)")
     for flag in ("mappings", "bad-mappings", "utilization", "utilization-all", "statistics"):
         test.add_argument(f"--show-{flag}", action="store_true")
     test.set_defaults(func=cmd_test)
@@ -132,7 +134,8 @@ def crushtool_test(cmap, args):
         for nr in range(minr, maxr + 1):
             if int(weight.sum()) == 0 or nr < 1:
                 continue
-            result, length = mapper.do_rule(cmap, r, inputs, nr, weight)
+            result, length = mapper.do_rule(cmap, r, inputs, nr, weight,
+                                            threads=getattr(args, "threads", None))
             if args.show_mappings:
                 yield _mapping_lines(r, xs, result, length, names)
             if args.show_bad_mappings:
