@@ -9,3 +9,11 @@ test:   ## set up what is missing, run every test (models, oracles, cluster, not
 
 setup:  ## only install OS packages and the .venv
 	bash cephlab/bootstrap.sh setup
+
+.PHONY: solutions student
+solutions: ## rebuild solutions/*.ipynb from their .py sources and execute them on the lab cluster
+	.venv/bin/jupytext --update --to ipynb solutions/[0-9][0-9]-*.py
+	.venv/bin/python -m cephlab.notebooks execute
+
+student: ## regenerate the student notebooks in labs/ from solutions/ (otter-grader assign)
+	.venv/bin/python -m cephlab.notebooks student

@@ -1,0 +1,128 @@
+"""What a lab notebook needs around the cluster API: one session that remembers everything
+the lab changed, so its last cell can undo it all, and a re-run starts clean.
+
+    lab = LabSession("01", min_osds=3)          # connects; removes leftovers of an earlier run
+    pool = lab.replicated_pool("rep3", size=3)  # pool "lab01-rep3", deleted by cleanup()
+    lab.config_set("osd", "osd_max_backfills", 4)
+    lab.stop_osd(2)                             # restarted by cleanup() if still down
+    lab.cleanup()                               # reverts config, restarts OSDs, deletes pools
+"""
+from __future__ import annotations
+
+import os
+import time
+
+from .api import Cluster
+from .errors import ClusterError
+from .pools import Resources
+
+
+def cluster_name():
+    """The cluster labs use: $CEPHLAB_NAME (the test suite sets it), else "lab"."""
+    return os.environ.get("CEPHLAB_NAME", "lab")
+
+
+def connect():
+    return Cluster.connect(name=cluster_name())
+
+
+class LabSession:
+    """A lab's changes to the cluster: pools/images (prefixed "labNN-"), config, stopped OSDs."""
+
+    def __init__(self, lab_id, min_osds=3, cluster=None):
+        self.prefix = f"lab{lab_id}-"
+        self.cluster = cluster or connect()
+        self._require_osds(min_osds)
+        self._remove_leftovers()
+        self.resources = Resources(self.cluster)
+        self.tuning = self.cluster.tuning().__enter__()
+        self.stopped = set()
+
+    def _require_osds(self, n):
+        have = len(self.cluster.ceph("osd", "ls"))
+        if have < n:
+            raise ClusterError(f"this lab needs at least {n} OSDs and the cluster has {have}: "
+                               f"run `cephlab down` then `cephlab up --osds {n}`")
+
+    def _remove_leftovers(self):
+        """Pools named with this lab's prefix are from an earlier, unfinished run: delete them."""
+        for pool in self.cluster.pools():
+            if pool.startswith(self.prefix):
+                self.cluster.delete_pool(pool)
+
+    # -- what the lab creates or changes -----------------------------------------------------
+    def name(self, short):
+        return self.prefix + short
+
+    def replicated_pool(self, short, **kw):
+        return self.resources.replicated_pool(self.name(short), **kw)
+
+    def ec_pool(self, short, **kw):
+        return self.resources.ec_pool(self.name(short), **kw)
+
+    def rbd_image(self, pool, image, size_mib):
+        return self.resources.rbd_image(pool, image, size_mib)
+
+    def config_set(self, who, option, value):
+        self.tuning.set(who, option, value)
+
+    def config_rm(self, who, option):
+        self.tuning.rm(who, option)
+
+    def stop_osd(self, osd_id):
+        self.stopped.add(osd_id)
+        self.cluster.stop_osd(osd_id)
+
+    def kill_osd(self, osd_id):
+        self.stopped.add(osd_id)
+        self.cluster.kill_osd(osd_id)
+
+    def start_osd(self, osd_id):
+        self.cluster.start_osd(osd_id)
+        self.stopped.discard(osd_id)
+
+    # -- undo ------------------------------------------------------------------------------------
+    def cleanup(self, timeout=300):
+        """Undo everything: start stopped OSDs, revert config, delete pools; wait for clean."""
+        for osd_id in sorted(self.stopped):
+            self.start_osd(osd_id)
+        reverted = [f"{who} {opt}" for who, opt in self.tuning.before]
+        self.tuning.__exit__(None, None, None)
+        deleted = [item[-1] for item in self.resources.created]
+        self.resources.__exit__(None, None, None)
+        self.cluster.wait_for_clean(timeout=timeout, progress=False)
+        print(f"reverted {len(reverted)} option(s): {', '.join(reverted) or 'none'}")
+        print(f"deleted {len(deleted)} pool(s)/image(s): {', '.join(deleted) or 'none'}")
+        print(f"cluster health: {self.cluster.health()}")
+
+
+def wait_for_df(cluster, pool, objects, timeout=60):
+    """`ceph df` lags the writes by a few seconds (OSDs report stats periodically): wait until
+    the pool shows `objects` objects, then return its df entry."""
+    deadline = time.monotonic() + timeout
+    while True:
+        entry = cluster.df()[pool]
+        if entry["objects"] >= objects or time.monotonic() > deadline:
+            return entry
+        time.sleep(1)
+
+
+def io_probe(cluster, pool, name, timeout=5):
+    """Try to write then read one small object with a short op timeout.
+
+    Returns "ok", or "blocked" when the PG does not serve I/O (fewer live shards than min_size:
+    the op waits until it times out). Uses its own client so the timeout does not leak.
+    """
+    import rados
+    client = rados.Rados(conffile=cluster.conf, conf={
+        "keyring": cluster.keyring, "rados_osd_op_timeout": str(timeout)})
+    client.connect(timeout=10)
+    try:
+        with client.open_ioctx(pool) as io:
+            io.write_full(name, b"probe")
+            io.read(name)
+        return "ok"
+    except (rados.TimedOut, rados.Error):
+        return "blocked"
+    finally:
+        client.shutdown()

@@ -1,0 +1,74 @@
+"""The labs as learners get them: sources, executed solutions and student versions agree, and
+every student version runs top to bottom on the lab cluster without raising."""
+import json
+from pathlib import Path
+
+import jupytext
+import nbformat
+import pytest
+
+from cephlab import notebooks
+
+ROOT = Path(__file__).resolve().parents[2]
+SOLUTIONS = notebooks.solution_notebooks()
+IDS = [p.stem for p in SOLUTIONS]
+
+
+def code_and_markdown(nb):
+    return [(c.cell_type, c.source.strip()) for c in nb.cells]
+
+
+def test_there_are_labs():
+    assert SOLUTIONS, "solutions/ holds no NN-topic.ipynb notebooks"
+
+
+@pytest.mark.parametrize("solution", SOLUTIONS, ids=IDS)
+def test_solution_matches_its_source(solution):
+    """solutions/NN.py (jupytext) is the source; the .ipynb must be built from it (make solutions)."""
+    source = jupytext.read(solution.with_suffix(".py"))
+    executed = nbformat.read(solution, as_version=4)
+    assert code_and_markdown(executed) == code_and_markdown(source), \
+        f"{solution.name} is older than {solution.stem}.py: run `make solutions`"
+
+
+@pytest.mark.parametrize("solution", SOLUTIONS, ids=IDS)
+def test_solution_is_executed(solution):
+    """nbval compares nothing in a notebook saved without outputs (notebook-testing note)."""
+    nb = nbformat.read(solution, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert all(c.execution_count for c in code), f"{solution.name} has unexecuted cells: run `make solutions`"
+    assert not [o for c in code for o in c.outputs if o.output_type == "error"], f"{solution.name} saved with an error"
+
+
+def _files(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*")
+            if p.is_file() and p.name != ".OTTER_LOG" and "__pycache__" not in p.parts}
+
+
+@pytest.mark.parametrize("solution", SOLUTIONS, ids=IDS)
+def test_student_version_is_up_to_date(solution, tmp_path):
+    fresh = _files(notebooks.generate_student(solution, labs_dir=tmp_path, autograder_dir=None))
+    committed = _files(ROOT / "labs" / solution.stem)
+    differ = sorted(str(p) for p in fresh.keys() | committed.keys() if fresh.get(p) != committed.get(p))
+    assert not differ, f"labs/{solution.stem} is out of date ({differ}): run `make student`"
+
+
+@pytest.mark.parametrize("solution", SOLUTIONS, ids=IDS)
+def test_student_version_hides_every_answer(solution):
+    student = json.loads((ROOT / "labs" / solution.stem / f"{solution.stem}.ipynb").read_text())
+    text = "".join("".join(c["source"]) for c in student["cells"])
+    assert "# SOLUTION" not in text and "BEGIN QUESTION" not in text
+
+
+@pytest.mark.cluster
+@pytest.mark.parametrize("solution", SOLUTIONS, ids=IDS)
+def test_student_version_runs_top_to_bottom(solution, lab_cluster):
+    """Unanswered exercises must report through grader.check, never crash the notebook."""
+    from nbclient import NotebookClient
+    path = ROOT / "labs" / solution.stem / f"{solution.stem}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    checks = [c for c in nb.cells if c.cell_type == "code" and "grader.check(" in c.source]
+    assert checks, "the student version has no self-check cells"
+    assert all(c.outputs for c in checks), "a self-check cell printed nothing"
