@@ -1,5 +1,5 @@
 # The two commands of the README, plus the helpers later labs add.
-.PHONY: lab test setup
+.PHONY: lab test setup vagrant-check
 
 lab:    ## set up what is missing, start the mini cluster, open JupyterLab on labs/
 	bash cephlab/bootstrap.sh lab
@@ -17,3 +17,6 @@ solutions: ## rebuild solutions/*.ipynb from their .py sources and execute them 
 
 student: ## regenerate the student notebooks in labs/ from solutions/ (otter-grader assign)
 	.venv/bin/python -m cephlab.notebooks student
+
+vagrant-check:  ## 3-node cephadm cluster in Vagrant: up, API smoke test, labs 01 and 08, destroy (needs KVM/VirtualBox; 25-45 min)
+	bash vagrant/up-and-check.sh
