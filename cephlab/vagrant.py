@@ -301,3 +301,73 @@ def print_status(c):
     gib = 1024 ** 3
     print(f"usage: {pgmap.get('bytes_used', 0) / gib:.2f} GiB used of "
           f"{pgmap.get('bytes_total', 0) / gib:.2f} GiB")
+
+
+# -- the smoke test of vagrant/up-and-check.sh ------------------------------------------------
+SMOKE_POOL = "cephlab-smoke"
+
+
+def smoke_check(cluster, osds=None, hosts=None, failure_domain="host", bench_seconds=5):
+    """Check a cluster through the API a lab uses; returns {check: result}, raises ClusterError.
+
+    HEALTH_OK; `osds` OSDs up and in; `hosts` hosts in the CRUSH map; the default rule picks
+    leaves of type `failure_domain`; a size-3 pool takes checksummed objects and reads them back;
+    `rados bench` writes; the pool is removed again.
+    """
+    out = {"health": cluster.health()}
+    if out["health"] != "HEALTH_OK":
+        raise ClusterError(f"health is {out['health']}: {cluster.health_detail()}")
+    osdmap = cluster.client.mon("osd dump")["osds"]
+    out["osds_up_in"] = sum(1 for o in osdmap if o["up"] and o["in"])
+    if osds is not None and out["osds_up_in"] != osds:
+        raise ClusterError(f"{out['osds_up_in']} OSDs up and in, expected {osds}")
+    tree = cluster.client.mon("osd tree")["nodes"]
+    out["hosts"] = sorted(n["name"] for n in tree if n["type"] == "host")
+    if hosts is not None and len(out["hosts"]) != hosts:
+        raise ClusterError(f"CRUSH has hosts {out['hosts']}, expected {hosts}")
+    rule = cluster.client.mon("osd crush rule dump", name="replicated_rule")
+    out["failure_domain"] = next((s["type"] for s in rule["steps"] if s["op"].startswith("chooseleaf")), None)
+    if failure_domain is not None and out["failure_domain"] != failure_domain:
+        raise ClusterError(f"replicated_rule picks by {out['failure_domain']}, expected {failure_domain}")
+    with cluster.resources() as r:
+        r.replicated_pool(SMOKE_POOL, size=3, pg_num=16)
+        manifest = cluster.write_checked_objects(SMOKE_POOL, count=20)
+        bad = cluster.verify_objects(SMOKE_POOL, manifest)
+        if bad:
+            raise ClusterError(f"objects read back wrong or missing: {bad[:5]}")
+        out["objects_verified"] = len(manifest)
+        bench = cluster.rados_bench(SMOKE_POOL, bench_seconds, block_size=4096, threads=8)
+        out["bench_write_iops"] = round(bench.iops, 1)
+    return out
+
+
+def smoke_main(argv=None):
+    """`python -m cephlab.vagrant smoke [--osds N] [--hosts N]`: smoke_check on the Vagrant cluster."""
+    import argparse
+    p = argparse.ArgumentParser(prog="python -m cephlab.vagrant smoke")
+    p.add_argument("--osds", type=int, help="expected OSDs (default: nodes x osd_disks of settings.yml)")
+    p.add_argument("--hosts", type=int, help="expected hosts (default: nodes of settings.yml)")
+    p.add_argument("--dir", help="export folder (default: vagrant/.export)")
+    args = p.parse_args(argv)
+    from .api import Cluster
+    try:
+        s = load_settings()
+        c = Cluster.connect(backend="vagrant", dir=args.dir)
+        try:
+            result = smoke_check(c, osds=args.osds or s["nodes"] * s["osd_disks"],
+                                 hosts=args.hosts or s["nodes"])
+        finally:
+            c.close()
+    except ClusterError as e:
+        print(f"smoke test FAILED: {e}", file=sys.stderr)
+        return 1
+    for key, value in result.items():
+        print(f"  {key}: {value}")
+    print(f"smoke test passed (local_daemons={c.local_daemons})")
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] != ["smoke"]:
+        sys.exit("usage: python -m cephlab.vagrant smoke [--osds N] [--hosts N] [--dir DIR]")
+    sys.exit(smoke_main(sys.argv[2:]))

@@ -5,7 +5,7 @@
 #   CEPHLAB_DASHBOARD  true to include the dashboard module
 # The mgr's cephadm module needs remoto, which Debian 12 does not package: it comes from PyPI, or,
 # when PyPI is unreachable too, from a wheel put in vagrant/provision/wheels/ beforehand with
-#   pip download --no-deps -d vagrant/provision/wheels remoto==1.2.1
+#   pip wheel --no-deps -w vagrant/provision/wheels remoto==1.2.1
 # The image's name goes to /var/lib/cephlab/offline-image.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -33,6 +33,9 @@ base_image() {
     log "debootstrap from $mirror (about a minute)"
     debootstrap --variant=minbase bookworm "$WORK/rootfs" "$mirror" > "$WORK/debootstrap.log" 2>&1 \
         || die "debootstrap failed: see $WORK/debootstrap.log"
+    # the node's own apt sources (updates, security): the image gets the Ceph packages the node has
+    [ -f /etc/apt/sources.list ] && cp /etc/apt/sources.list "$WORK/rootfs/etc/apt/sources.list"
+    cp -a /etc/apt/sources.list.d/. "$WORK/rootfs/etc/apt/sources.list.d/"
     tar -C "$WORK/rootfs" -c . | podman import - "$BASE" > /dev/null
     rm -rf "$WORK/rootfs"
     log "imported $BASE"
@@ -49,12 +52,13 @@ RUN apt-get update \\
       ceph-base=$CEPH_VERSION ceph-common=$CEPH_VERSION ceph-mon=$CEPH_VERSION \\
       ceph-mgr=$CEPH_VERSION ceph-mgr-cephadm=$CEPH_VERSION ceph-osd=$CEPH_VERSION \\
       ceph-mds=$CEPH_VERSION radosgw=$CEPH_VERSION$extra \\
-      lvm2 python3-execnet python3-pip ca-certificates \\
+      lvm2 python3-execnet python3-pip python3-setuptools python3-wheel ca-certificates \\
  && rm -rf /var/lib/apt/lists/*
 COPY wheels/ /tmp/wheels/
 # remoto (cephadm module's ssh layer, not packaged in Debian 12): the local wheel, else PyPI
-RUN pip install --break-system-packages --no-deps --no-index --find-links /tmp/wheels "$REMOTO" \\
- || pip install --break-system-packages --no-deps "$REMOTO"
+RUN pip install --break-system-packages --no-deps --no-build-isolation \\
+      --no-index --find-links /tmp/wheels "$REMOTO" \\
+ || pip install --break-system-packages --no-deps --no-build-isolation "$REMOTO"
 RUN python3 -c 'import remoto, execnet' && rm -rf /tmp/wheels
 LABEL org.cephlab.release="$release" org.cephlab.source="Debian packages"
 CONTAINERFILE

@@ -67,8 +67,10 @@ cephadm_key() {
     fi
 }
 
-hosts_file
-packages
-time_sync
-cephadm_key
+# All steps, or only those named: bash node.sh packages time_sync
+ALL_STEPS=(hosts_file packages time_sync cephadm_key)
+for s in "${@:-${ALL_STEPS[@]}}"; do
+    [[ " ${ALL_STEPS[*]} " == *" $s "* ]] || die "unknown step $s (steps: ${ALL_STEPS[*]})"
+    "$s"
+done
 step "node ready"
