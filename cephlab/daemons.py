@@ -35,11 +35,19 @@ def _cmdline(pid):
 
 
 def _is_zombie(pid):
+    """True when pid has exited (a zombie whose parent never reaps it counts as exited).
+
+    A multi-threaded daemon killed by SIGKILL shows state Z for its main thread while its
+    other threads still exit and hold its files; it is gone only when one thread is left.
+    """
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+        status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
         return True
-    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    state = fields.get("State", "").split()
+    threads = int(fields.get("Threads", "1").strip() or 1)
+    return bool(state) and state[0] in ("Z", "X") and threads <= 1
 
 
 def is_ours(pid, conf):

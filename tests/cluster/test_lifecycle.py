@@ -41,14 +41,14 @@ def test_every_path_in_the_conf_is_inside_the_folder(lab_cluster):
 
 
 def test_connect_finds_it_and_explains_a_missing_cluster(lab_cluster, tmp_path):
-    assert Cluster.connect("pytest").pids() == lab_cluster.pids()
+    assert Cluster.connect(lab_cluster.name).pids() == lab_cluster.pids()
     with pytest.raises(ClusterNotRunning, match="cephlab up"):
         Cluster.connect("nosuch", dir=tmp_path / "nosuch")
 
 
 def test_second_up_changes_nothing(lab_cluster):
     before = lab_cluster.pids()
-    d, _, what = native.up("pytest", osds=4, progress=False)
+    d, _, what = native.up(lab_cluster.name, osds=4, progress=False)
     assert what == "running" and d == lab_cluster.dir
     assert lab_cluster.pids() == before
 
@@ -57,7 +57,7 @@ def test_up_restarts_a_killed_daemon(lab_cluster):
     before = lab_cluster.pids()
     os.kill(before["osd.2"], signal.SIGKILL)
     assert daemons.wait_gone(lab_cluster.dir, {"osd.2": before["osd.2"]}, 10) == {}
-    out = cephlab_cli("up", "--name", "pytest", "--osds", "4")
+    out = cephlab_cli("up", "--name", lab_cluster.name, "--osds", "4")
     assert out.returncode == 0, out.stderr
     assert "restarting osd.2" in out.stderr
     after = lab_cluster.pids()
@@ -68,14 +68,14 @@ def test_up_restarts_a_killed_daemon(lab_cluster):
 
 
 def test_env_and_status_commands(lab_cluster):
-    out = cephlab_cli("env", "--name", "pytest")
+    out = cephlab_cli("env", "--name", lab_cluster.name)
     assert out.returncode == 0
     assert out.stdout.strip() == f"export CEPH_CONF={lab_cluster.conf}"
     # plain `ceph` works with only that variable set
     ceph = subprocess.run(["ceph", "health"], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "CEPH_CONF": lab_cluster.conf})
     assert ceph.stdout.strip() == "HEALTH_OK", ceph.stderr
-    out = cephlab_cli("status", "--name", "pytest")
+    out = cephlab_cli("status", "--name", lab_cluster.name)
     assert out.returncode == 0 and "HEALTH_OK" in out.stdout and "osd.3" in out.stdout
 
 

@@ -10,7 +10,7 @@ from cephlab import Cluster, daemons
 
 pytestmark = pytest.mark.cluster
 
-NAME = "pytest-fs"
+NAME = f"pytest-{os.getpid()}-fs"    # own name per session (see conftest.py)
 SYSTEM_DIRS = ("/var/log/ceph", "/etc/ceph", "/var/lib/ceph", "/run/ceph", "/var/run/ceph")
 
 
@@ -44,11 +44,20 @@ def test_filestore_cluster_side_by_side_then_down_leaves_nothing(lab_cluster):
             # the daemon itself reports the new value, not only the database
             assert c.ceph("tell", "osd.1", "config", "get", "filestore_queue_max_ops") == \
                 {"filestore_queue_max_ops": "500"}
+        # grow it by one OSD, then stop and restart that OSD politely
+        assert c.add_osd() == 2
+        assert c.state["osds"] == [0, 1, 2]
+        c.wait_for_clean(timeout=120, progress=False)
+        c.stop_osd(2)
+        assert "osd.2" not in c.pids()
+        c.start_osd(2)
+        c.wait_for_clean(timeout=120, progress=False)
+        assert c.health() == "HEALTH_OK"
     finally:
         pids = c.pids()
         folder = c.dir
         c.stop()
-    assert len(pids) == 4
+    assert len(pids) == 5
     assert not any(daemons.is_ours(pid, folder / "ceph.conf") for pid in pids.values())
     for pid in pids.values():            # dead, or a zombie waiting for an init that never reaps
         stat = Path(f"/proc/{pid}/stat")
