@@ -1,0 +1,21 @@
+"""cephlab.compare: one-sided rows (a model that is a ceiling, e.g. a disk bound on IOPS)."""
+import pytest
+
+from cephlab.compare import Comparison
+
+
+def test_bound_row_agrees_only_below_the_ceiling():
+    cmp = Comparison()
+    cmp.add_bound("far below", bound=9000, measured=984)          # lab 03: disk bound vs rados bench
+    cmp.add_bound("just over, inside tolerance", bound=100, measured=109, rel_tol=0.1)
+    assert [r.agrees for r in cmp.rows] == [True, True]
+    assert list(cmp.table()["tolerance"]) == ["<= +0%", "<= +10%"]
+    cmp.assert_agree()
+    cmp.add_bound("over the ceiling", bound=100, measured=111, rel_tol=0.1, why="a cache in the way")
+    with pytest.raises(AssertionError, match=r"over the ceiling.*x1\.11.*<= \+10%.*a cache in the way"):
+        cmp.assert_agree()
+
+
+def test_two_sided_rows_unchanged():
+    cmp = Comparison().add("x", model=100, measured=89, rel_tol=0.1)
+    assert not cmp.rows[0].agrees and cmp.table()["tolerance"].iloc[0] == "±10%"
