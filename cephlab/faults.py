@@ -1,9 +1,10 @@
-"""Breaking and healing a lab cluster: stop/kill/start OSDs, out/in, add an OSD, wait for
+"""Breaking and healing a lab cluster: stop/kill/start OSDs, out/in, add or remove an OSD, wait for
 recovery, and checksummed objects that prove no data was lost."""
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -17,8 +18,19 @@ except ImportError:                 # pragma: no cover - depends on the machine
     rados = None
 
 
+# PG states reach `ceph status` through the mgr (mgr_stats_period 1 s) and the mon digest
+# (mon_mgr_digest_period 1 s): right after an OSD goes out/in, status can still show the old,
+# clean picture. wait_for_clean trusts "clean" only this long after the last change made here.
+SETTLE_S = 2.5
+
+
 class Faults:
     """Mixed into Cluster: needs self.dir, self.client, self.state, self.status()."""
+
+    _map_changed = 0.0
+
+    def _changed(self):
+        self._map_changed = time.monotonic()
 
     def _osd_state(self, osd_id):
         for osd in self.client.mon("osd dump")["osds"]:
@@ -40,6 +52,7 @@ class Faults:
         """Stop osd.N politely (SIGTERM: it tells the mon it is going down)."""
         self._osd_state(osd_id)
         daemons.stop(self.dir, [f"osd.{osd_id}"], graceful=True)
+        self._changed()
         if wait:
             self.wait_osd(osd_id, up=False)
 
@@ -47,6 +60,7 @@ class Faults:
         """Kill osd.N (SIGKILL, a crash); its peers report it down."""
         self._osd_state(osd_id)
         daemons.stop(self.dir, [f"osd.{osd_id}"], graceful=False)
+        self._changed()
         if wait:
             self.wait_osd(osd_id, up=False)
 
@@ -55,22 +69,48 @@ class Faults:
         self._osd_state(osd_id)
         if not daemons.running_pid(self.dir, f"osd.{osd_id}"):
             native.start_daemon(self.dir, f"osd.{osd_id}")
+            self._changed()
         if wait:
             self.wait_osd(osd_id, up=True)
 
     def osd_out(self, osd_id):
         self.client.mon("osd out", ids=[str(osd_id)])
+        self._changed()
 
     def osd_in(self, osd_id):
         self.client.mon("osd in", ids=[str(osd_id)])
+        self._changed()
 
     def add_osd(self, wait=True):
         """Format and start one more OSD; returns its id."""
         osd_id = native.create_osd(self.dir, self.client)
         self.state = native.load_state(self.dir)
+        self._changed()
         if wait:
             self.wait_osd(osd_id, up=True)
         return osd_id
+
+    def remove_osd(self, osd_id):
+        """Remove osd.N for good (the reverse of add_osd): stop it by PID, mark it out, purge
+        it from the CRUSH map, auth and osdmap, delete its data folder and drop it from the
+        cluster's state so `cephlab up` does not recreate it.
+
+        Its PGs are re-placed on the remaining OSDs: call wait_for_clean() afterwards. Any
+        data only it held is lost, so remove an OSD only while the others hold every copy.
+        """
+        self._osd_state(osd_id)
+        if len(self.state["osds"]) <= 1:
+            raise ClusterError(f"osd.{osd_id} is the cluster's only OSD; a cluster needs one "
+                               "(add one with add_osd() first, or `cephlab down`)")
+        daemons.stop(self.dir, [f"osd.{osd_id}"], graceful=True)
+        self.wait_osd(osd_id, up=False)
+        self.osd_out(osd_id)
+        self.client.mgr("osd purge", id=osd_id, yes_i_really_mean_it=True)   # a mgr command
+        shutil.rmtree(self.dir / "osd" / str(osd_id), ignore_errors=True)
+        state = native.load_state(self.dir)
+        state["osds"] = [i for i in state["osds"] if i != osd_id]
+        native.save_state(self.dir, state)
+        self.state = state
 
     def wait_for_clean(self, timeout=300, progress=True, interval=1.0):
         """Wait until every PG is active+clean; ClusterError with the stuck states on timeout."""
@@ -78,6 +118,10 @@ class Faults:
         last = None
         while True:
             states = self.pg_states()
+            settle = self._map_changed + SETTLE_S - time.monotonic()
+            if set(states) <= {"active+clean"} and settle > 0:
+                time.sleep(settle)          # the picture may predate the last change
+                continue
             if set(states) <= {"active+clean"}:
                 if progress and last is not None:
                     print(f"[{time.monotonic() - t0:5.1f} s] all PGs active+clean",
