@@ -184,3 +184,66 @@ def _params(low, high, expected_throughput, high_multiple, max_multiple):
     else:
         high, s1 = 1.0, 0.0
     return low, high, e, s0, s1
+
+
+# BlueStore's transaction throttles and their Pacific defaults (`ceph-conf -D`, Debian's
+# ceph-base 16.2.15). BlueStore has no backoff curve: a transaction either fits under the
+# byte budget or waits (the plain Throttle of src/common/Throttle.cc).
+BLUESTORE_THROTTLE_OPTIONS = {
+    "bluestore_throttle_bytes": 67108864,
+    "bluestore_throttle_deferred_bytes": 134217728,
+    "bluestore_throttle_cost_per_io_hdd": 670000,
+    "bluestore_throttle_cost_per_io_ssd": 4000,
+}
+
+
+def bluestore_txc_cost(txn_bytes, ios=1, cost_per_io=670000):
+    """What one BlueStore transaction charges to bluestore_throttle_bytes (vectorised).
+
+    cost = ios * cost_per_io + txn_bytes
+
+    txn_bytes: the transaction's encoded size in bytes, data included (>= 0).
+    ios: 1 for the key-value commit plus one per aio the transaction queues itself (a
+      direct write adds 1; a deferred write adds none: its data rides in the commit), >= 1.
+    cost_per_io: bluestore_throttle_cost_per_io_hdd (670000) or _ssd (4000), bytes per I/O.
+    Returns bytes of throttle budget. A 4 KiB deferred write on HDD costs about 674 KB:
+    the I/O count, not the data, fills the budget.
+    Source: Ceph src/os/bluestore/BlueStore.cc, BlueStore::_txc_calc_cost (Pacific);
+    option defaults from ceph-conf -D 16.2.15. Provenance: Ceph code, v16.2.
+    """
+    size = _check.non_negative("txn_bytes", txn_bytes)
+    n = _check.integer("ios", ios, lo=1)
+    per_io = _check.non_negative("cost_per_io", cost_per_io)
+    return _check.scalar(n * per_io + size)
+
+
+def bluestore_max_inflight(txn_bytes, ios=1, cost_per_io=670000, throttle_bytes=67108864):
+    """How many such transactions fit in bluestore_throttle_bytes at once (vectorised).
+
+    n = max(1, floor(throttle_bytes / cost)), cost from bluestore_txc_cost.
+    A Throttle get waits while count + cost > max, except that an empty throttle always
+    admits one request, hence at least 1. With HDD defaults that is 99 in-flight 4 KiB
+    writes per OSD, 8289 on SSD: the cost per I/O stands in for the device's queue depth.
+    throttle_bytes: bluestore_throttle_bytes (bytes, > 0).
+    Source: BlueStore::_txc_calc_cost and Throttle::_should_wait (src/common/Throttle.cc).
+    Provenance: Ceph code, v16.2.
+    """
+    cost = np.asarray(bluestore_txc_cost(txn_bytes, ios, cost_per_io), dtype=float)
+    budget = _check.positive("throttle_bytes", throttle_bytes)
+    with np.errstate(divide="ignore"):
+        n = np.where(cost > 0, np.floor(budget / np.where(cost > 0, cost, 1.0)), np.inf)
+    return _check.scalar(np.maximum(n, 1.0))
+
+
+def bluestore_deferred_throttle_max(throttle_bytes=67108864, deferred_bytes=134217728):
+    """The max of throttle-bluestore_throttle_deferred_bytes: throttle_bytes + deferred_bytes.
+
+    Deferred writes are charged to a second throttle whose limit BlueStore sets to the sum of
+    the two options (bytes; 64 MiB + 128 MiB = 192 MiB by default), so `perf dump` shows a
+    max of 201326592, not the 134217728 of bluestore_throttle_deferred_bytes.
+    Source: BlueStore's throttle reset in src/os/bluestore/BlueStore.cc (Pacific), checked
+    against `ceph tell osd.N perf dump` on the lab cluster. Provenance: Ceph code + measured.
+    """
+    a = _check.non_negative("throttle_bytes", throttle_bytes)
+    b = _check.non_negative("deferred_bytes", deferred_bytes)
+    return _check.scalar(a + b)

@@ -148,3 +148,74 @@ def test_option_defaults_match_installed_ceph():
             assert live[name] == str(value).lower(), name
         else:
             assert float(live[name]) == pytest.approx(value), name
+
+
+# -- BlueStore's byte throttles ---------------------------------------------------------------
+from models.throttle import (BLUESTORE_THROTTLE_OPTIONS, bluestore_deferred_throttle_max,
+                             bluestore_max_inflight, bluestore_txc_cost)
+
+# Hand-computed from BlueStore::_txc_calc_cost (cost = ios * cost_per_io + bytes) with the
+# Pacific defaults; 675547 B per 4 KiB write was measured on the lab cluster (perf dump
+# get_sum / get of throttle-bluestore_throttle_bytes: 4096 B of data + ~1.45 KB of encoding).
+BLUESTORE_GOLDEN = {
+    # (txn_bytes, ios, cost_per_io): (cost, max in flight in 64 MiB)
+    (4096, 1, 670000): (674096, 99),          # deferred 4 KiB write on HDD
+    (65536 + 1024, 2, 670000): (1406560, 47),  # direct 64 KiB write on HDD: one aio more
+    (4096, 1, 4000): (8096, 8289),            # the same write on SSD
+    (0, 1, 0): (0, float("inf")),             # cost 0: the throttle never fills
+}
+
+
+@pytest.mark.parametrize("args,expected", BLUESTORE_GOLDEN.items())
+def test_bluestore_cost_and_inflight_golden(args, expected):
+    size, ios, per_io = args
+    assert bluestore_txc_cost(size, ios, per_io) == expected[0]
+    assert bluestore_max_inflight(size, ios, per_io) == expected[1]
+
+
+def test_bluestore_deferred_max_is_the_sum_seen_in_perf_dump():
+    # `perf dump` on the lab's BlueStore OSDs (16.2.15): throttle-bluestore_throttle_deferred_bytes max
+    assert bluestore_deferred_throttle_max() == 201326592
+
+
+def test_bluestore_one_request_always_fits():
+    # An empty Throttle admits a request bigger than its max (Throttle::_should_wait).
+    assert bluestore_max_inflight(10**9, throttle_bytes=1024) == 1
+
+
+@pytest.mark.parametrize("kwargs,word", [
+    (dict(txn_bytes=-1), "txn_bytes"), (dict(txn_bytes=4096, ios=0), "ios"),
+    (dict(txn_bytes=4096, ios=1.5), "ios"), (dict(txn_bytes=4096, cost_per_io=-1), "cost_per_io"),
+])
+def test_bluestore_cost_invalid_raise(kwargs, word):
+    with pytest.raises(ValueError, match=word):
+        bluestore_txc_cost(**kwargs)
+
+
+def test_bluestore_inflight_invalid_budget_raises():
+    with pytest.raises(ValueError, match="throttle_bytes"):
+        bluestore_max_inflight(4096, throttle_bytes=0)
+
+
+@given(st.floats(0, 1e8), st.floats(0, 1e8), st.integers(1, 64), st.floats(1, 1e7))
+def test_bluestore_cost_monotone_and_inflight_fits(a, b, ios, per_io):
+    lo, hi = sorted((a, b))
+    assert bluestore_txc_cost(lo, ios, per_io) <= bluestore_txc_cost(hi, ios, per_io)
+    n = bluestore_max_inflight(hi, ios, per_io)
+    cost = bluestore_txc_cost(hi, ios, per_io)
+    assert n == 1 or n * cost <= 67108864 < (n + 1) * cost
+
+
+def test_bluestore_vectorised_equals_scalar_loop():
+    sizes = np.linspace(0, 4 * 2**20, 50)
+    assert np.array_equal(bluestore_max_inflight(sizes), [bluestore_max_inflight(s) for s in sizes])
+
+
+@pytest.mark.oracle
+@pytest.mark.skipif(shutil.which("ceph-conf") is None, reason="ceph-conf (ceph-common) not installed")
+def test_bluestore_option_defaults_match_installed_ceph():
+    out = subprocess.run(["ceph-conf", "-c", "/dev/null", "-D"], capture_output=True,
+                         text=True, timeout=60).stdout
+    live = dict(line.split(" = ", 1) for line in out.splitlines() if " = " in line)
+    for name, value in BLUESTORE_THROTTLE_OPTIONS.items():
+        assert float(live[name]) == value, name
