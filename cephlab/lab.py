@@ -5,6 +5,8 @@ the lab changed, so its last cell can undo it all, and a re-run starts clean.
     pool = lab.replicated_pool("rep3", size=3)  # pool "lab01-rep3", deleted by cleanup()
     lab.config_set("osd", "osd_max_backfills", 4)
     lab.stop_osd(2)                             # restarted by cleanup() if still down
+    lab.add_osd()                               # removed again by cleanup()
+    lab.set_full_ratios(nearfull=0.1)           # osdmap ratios, restored by cleanup()
     lab.cleanup()                               # reverts config, restarts OSDs, deletes pools
 """
 from __future__ import annotations
@@ -37,6 +39,8 @@ class LabSession:
         self.resources = Resources(self.cluster)
         self.tuning = self.cluster.tuning().__enter__()
         self.stopped = set()
+        self.added_osds = []
+        self.full_ratios_before = None
 
     def _require_osds(self, n):
         have = len(self.cluster.ceph("osd", "ls"))
@@ -81,15 +85,49 @@ class LabSession:
         self.cluster.start_osd(osd_id)
         self.stopped.discard(osd_id)
 
+    def add_osd(self):
+        """One more OSD, as `cephlab` makes them; cleanup() removes it again."""
+        osd_id = self.cluster.add_osd()
+        self.added_osds.append(osd_id)
+        return osd_id
+
+    def full_ratios(self):
+        """{"nearfull": r, "backfillfull": r, "full": r} from the osdmap."""
+        dump = self.cluster.ceph("osd", "dump")
+        return {k: round(float(dump[f"{k}_ratio"]), 6) for k in ("nearfull", "backfillfull", "full")}
+
+    def set_full_ratios(self, nearfull=None, backfillfull=None, full=None):
+        """`ceph osd set-nearfull-ratio` etc. These live in the osdmap, not in the config
+        database, so the session records the values before and cleanup() restores them."""
+        if self.full_ratios_before is None:
+            self.full_ratios_before = self.full_ratios()
+        self._apply_full_ratios({"nearfull": nearfull, "backfillfull": backfillfull, "full": full})
+
+    def _apply_full_ratios(self, ratios):
+        for kind, ratio in ratios.items():
+            if ratio is not None:
+                if not 0 < ratio <= 1:
+                    raise ValueError(f"{kind} ratio must be in (0, 1], got {ratio}")
+                self.cluster.client.mon(f"osd set-{kind}-ratio", ratio=float(ratio))
+
     # -- undo ------------------------------------------------------------------------------------
     def cleanup(self, timeout=300):
-        """Undo everything: start stopped OSDs, revert config, delete pools; wait for clean."""
+        """Undo everything: start stopped OSDs, restore full ratios, revert config, delete
+        pools, remove added OSDs; wait for clean."""
         for osd_id in sorted(self.stopped):
             self.start_osd(osd_id)
+        if self.full_ratios_before is not None:
+            self._apply_full_ratios(self.full_ratios_before)
+            print(f"restored full ratios: {self.full_ratios_before}")
+            self.full_ratios_before = None
         reverted = [f"{who} {opt}" for who, opt in self.tuning.before]
         self.tuning.__exit__(None, None, None)
         deleted = [item[-1] for item in self.resources.created]
         self.resources.__exit__(None, None, None)
+        for osd_id in reversed(self.added_osds):
+            self.cluster.remove_osd(osd_id)
+            print(f"removed osd.{osd_id}")
+        self.added_osds.clear()
         self.cluster.wait_for_clean(timeout=timeout, progress=False)
         print(f"reverted {len(reverted)} option(s): {', '.join(reverted) or 'none'}")
         print(f"deleted {len(deleted)} pool(s)/image(s): {', '.join(deleted) or 'none'}")
