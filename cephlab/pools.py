@@ -70,15 +70,15 @@ class Pools:
 
     def wait_pool_clean(self, pool, timeout=120):
         """Wait until every PG of `pool` is active+clean."""
-        pool_id = self.client.mon("osd pool get", pool=pool, var="size")["pool_id"]
+        pg_num = self.client.mon("osd pool get", pool=pool, var="pg_num")["pg_num"]
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             stats = self.client.mgr("pg ls-by-pool", poolstr=pool)
             pgs = stats.get("pg_stats", []) if isinstance(stats, dict) else stats
-            if pgs and all(p["state"] == "active+clean" for p in pgs):
+            if len(pgs) == pg_num and all(p["state"] == "active+clean" for p in pgs):
                 return
             time.sleep(0.2)
-        raise ClusterError(f"PGs of pool {pool} (id {pool_id}) not active+clean after {timeout} s: "
+        raise ClusterError(f"the {pg_num} PGs of pool {pool} not all active+clean after {timeout} s: "
                            f"{self.pg_states()}")
 
     # -- RBD ----------------------------------------------------------------------------------
