@@ -196,3 +196,27 @@ def annual_loss_with_recovery(scheme, afr, recovery_seconds, down_out_interval=M
     """
     window = degraded_window(recovery_seconds, down_out_interval)
     return annual_loss_probability(scheme, afr, window_days(window))
+
+
+def concurrent_recoveries(osds, size, max_backfills=OSD_MAX_BACKFILLS, backfill=False):
+    """How many PGs can recover at the same time under Ceph's recovery reservations (upper bound).
+
+        remote slots per PG  r = 1 if backfill else size - 1
+        concurrent = max(1, min(osds x max_backfills, floor(osds x max_backfills / r)))
+
+    Before a PG copies anything, its primary takes one slot of its own OSD's local reserver and
+    then one slot of the remote reserver of each OSD it will write to; each reserver has
+    osd_max_backfills slots. Log-based recovery reserves every replica of the PG (size - 1
+    remotes), backfill only the OSD being filled. So on 3 surviving OSDs with size 3 and the
+    default max_backfills 1, only ONE PG recovers at a time, and only its primary's recovery-sleep
+    schedule does any work: use min(peers, concurrent_recoveries(...)) as recovery_time's peers.
+    osds: OSDs taking part (the survivors). Valid: osds >= 1, size >= 2, max_backfills >= 1.
+    Vectorised. Source: Ceph docs, doc/dev/osd_internals/recovery_reservation.rst, and
+    src/osd/PeeringState.cc (WaitRemoteRecoveryReserved), Pacific; provenance: Ceph code, Pacific
+    (counting bound; it ignores which OSDs each PG actually spans).
+    """
+    osds = _check.integer("osds", osds, lo=1)
+    size = _check.integer("size", size, lo=2)
+    slots = osds * _check.integer("max_backfills", max_backfills, lo=1)
+    remotes = np.ones_like(size) if backfill else size - 1
+    return _check.scalar(np.maximum(1, np.minimum(slots, slots // remotes)))

@@ -158,3 +158,35 @@ def test_recovery_time_monotone(data, peers, rate, backfills, sleep):
 def test_longer_window_never_improves_durability(rec, extra, afr):
     assert recovery.annual_loss_with_recovery(erasure(4, 2), afr, rec + extra) >= \
         recovery.annual_loss_with_recovery(erasure(4, 2), afr, rec)
+
+
+CONCURRENT = {
+    # (osds, size, max_backfills, backfill): PGs recovering at once (recovery_reservation.rst)
+    (3, 3, 1, False): 1,     # lab 08: 3 survivors, each PG reserves both other OSDs -> one at a time
+    (3, 3, 4, False): 6,     # lab 08 tuned: 12 remote slots / 2 per PG
+    (4, 3, 1, False): 2,
+    (3, 3, 1, True): 3,      # backfill reserves only the OSD being filled
+    (99, 3, 1, False): 49,
+    (10, 2, 1, False): 10,
+}
+
+
+@pytest.mark.parametrize("args", list(CONCURRENT))
+def test_concurrent_recoveries(args):
+    osds, size, backfills, backfill = args
+    assert recovery.concurrent_recoveries(osds, size, backfills, backfill=backfill) == CONCURRENT[args]
+
+
+@given(st.integers(1, 500), st.integers(2, 6), st.integers(1, 16))
+def test_concurrent_recoveries_bounds(osds, size, backfills):
+    n = recovery.concurrent_recoveries(osds, size, backfills)
+    assert 1 <= n <= osds * backfills                       # never more than the local slots
+    assert n <= recovery.concurrent_recoveries(osds, size, backfills, backfill=True)
+    assert recovery.concurrent_recoveries(osds, size, backfills + 1) >= n
+
+
+@pytest.mark.parametrize("bad, name", [(dict(osds=0, size=3), "osds"), (dict(osds=3, size=1), "size"),
+                                       (dict(osds=3, size=3, max_backfills=0), "max_backfills")])
+def test_concurrent_recoveries_rejects(bad, name):
+    with pytest.raises(ValueError, match=name):
+        recovery.concurrent_recoveries(**bad)
