@@ -291,8 +291,14 @@ def print_status(c):
     print(f"Vagrant cluster {c.state.get('fsid') or ''}: {health['status']}  (conf in {c.dir})")
     for name, check in health.get("checks", {}).items():
         print(f"  {name}: {check['summary']['message']}")
-    print("daemons (cephadm containers):")
-    for d in sorted(c.ceph("orch", "ps"), key=lambda d: (d["hostname"], d["daemon_type"])):
+    try:
+        daemons = c.ceph("orch", "ps")
+    except ClusterError as e:       # a cluster without cephadm (or its mgr is restarting)
+        print(f"daemons: unknown ({e})")
+        daemons = []
+    if daemons:
+        print("daemons (cephadm containers):")
+    for d in sorted(daemons, key=lambda d: (d["hostname"], d["daemon_type"])):
         print(f"  {d['hostname']:10s} {d['daemon_type']}.{d['daemon_id']:14s} "
               f"{d.get('status_desc', '?')}")
     pgmap = st["pgmap"]
@@ -326,7 +332,7 @@ def smoke_check(cluster, osds=None, hosts=None, failure_domain="host", bench_sec
     if hosts is not None and len(out["hosts"]) != hosts:
         raise ClusterError(f"CRUSH has hosts {out['hosts']}, expected {hosts}")
     rule = cluster.client.mon("osd crush rule dump", name="replicated_rule")
-    out["failure_domain"] = next((s["type"] for s in rule["steps"] if s["op"].startswith("chooseleaf")), None)
+    out["failure_domain"] = next((s["type"] for s in rule["steps"] if s["op"].startswith("choose")), None)
     if failure_domain is not None and out["failure_domain"] != failure_domain:
         raise ClusterError(f"replicated_rule picks by {out['failure_domain']}, expected {failure_domain}")
     with cluster.resources() as r:

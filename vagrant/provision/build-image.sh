@@ -3,6 +3,7 @@
 # comes up with only the OS package mirror (no container registry). # Measured facts behind each step: /work/shared/notes/cephadm-offline.md of the lab's authors.
 #   CEPHLAB_MIRROR     Debian mirror (default: the first one this node's apt uses)
 #   CEPHLAB_DASHBOARD  true to include the dashboard module
+#   CEPHLAB_REBUILD    1 to build the Ceph image again from scratch (e.g. after a Debian point release)
 # The mgr's cephadm module needs remoto, which Debian 12 does not package: it comes from PyPI, or,
 # when PyPI is unreachable too, from a wheel put in vagrant/provision/wheels/ beforehand with
 #   pip wheel --no-deps -w vagrant/provision/wheels remoto==1.2.1
@@ -71,13 +72,19 @@ ceph_image() {
     image="localhost/ceph:v$release"
     step "image: $image from Debian's Ceph $CEPH_VERSION packages"
     echo "$image" > "$CEPHLAB_STATE/offline-image"
-    if podman image exists "$image"; then log "already built"; return 0; fi
+    local build_args=(--network host -t "$image")
+    if [ "${CEPHLAB_REBUILD:-0}" = 1 ]; then
+        build_args+=(--no-cache)
+    elif podman image exists "$image"; then
+        log "already built"
+        return 0
+    fi
     rm -rf "$WORK/ctx"
     mkdir -p "$WORK/ctx/wheels"
     cp "$PROVISION_DIR"/wheels/*.whl "$WORK/ctx/wheels/" 2>/dev/null || true
     containerfile "$release" > "$WORK/ctx/Containerfile"
     log "podman build (a few minutes; log: $WORK/build.log)"
-    podman build --network host -t "$image" "$WORK/ctx" > "$WORK/build.log" 2>&1 \
+    podman build "${build_args[@]}" "$WORK/ctx" > "$WORK/build.log" 2>&1 \
         || die "podman build failed: see $WORK/build.log (is remoto on PyPI or in provision/wheels/?)"
     log "built $image ($(podman image inspect --format '{{.Size}}' "$image" | awk '{printf "%.0f MB", $1 / 1e6}'))"
 }

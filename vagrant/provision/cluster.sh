@@ -156,7 +156,7 @@ failure_domain() {
     local leaf
     leaf="$(ceph osd crush rule dump replicated_rule --format json | python3 -c '
 import json, sys
-print(next((s["type"] for s in json.load(sys.stdin)["steps"] if s["op"].startswith("chooseleaf")), "none"))')"
+print(next((s["type"] for s in json.load(sys.stdin)["steps"] if s["op"].startswith("choose")), "none"))')"
     if [ "$leaf" = "host" ]; then
         log "replicated_rule: chooseleaf type host"
         return 0
