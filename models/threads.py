@@ -83,6 +83,57 @@ def host_threads(osds_per_host, clients, pgs_per_osd, messenger="simple"):
     return _check.scalar(osds * np.asarray(per_osd))
 
 
+def simple_messenger_threads_in_pool(clients, pgs_per_osd, pool_osds, size=3):
+    """Seed 004's formula with the peer term capped by the pool's OSD count:
+
+        threads = 2 x (clients + 1 + 3 x min((size - 1) x pgs_per_osd, pool_osds - 1))
+
+    Our reading of seed 004's "6 x pg_num_per_osd": each PG of a size-3 pool gives an OSD
+    (size - 1) = 2 peers, and SimpleMessenger kept 3 connections per peer (cluster messenger,
+    front and back heartbeats), so 6 per PG -- but only while every PG brings new peers. An
+    OSD cannot have more distinct peers than the pool has other OSDs, so in a small pool the
+    term stops growing. That is why Qihoo 360 split one big pool into many small ones: "too
+    many OSDs in one pool could lead to too many threads in one machine".
+    For a big pool (pool_osds - 1 >= (size - 1) x pgs_per_osd) and size 3 this equals
+    simple_messenger_threads(clients, pgs_per_osd). Whole numbers: clients >= 0,
+    pgs_per_osd >= 0, pool_osds >= 1, size in [1, 20]. Vectorised (broadcast). Threads per OSD.
+    Source: seed 004_3d50276d8cea0e54.txt (Qihoo 360, Cephalocon APAC 2018). Provenance:
+    historical (SimpleMessenger) + course-defined (the cap and the 3-connections reading).
+    """
+    c = _check.integer("clients", clients, lo=0)
+    pgs = _check.integer("pgs_per_osd", pgs_per_osd, lo=0)
+    osds = _check.integer("pool_osds", pool_osds, lo=1)
+    r = _check.integer("size", size, lo=1, hi=20)
+    peers = np.minimum((r - 1) * pgs, osds - 1)
+    return _check.scalar(2 * (c + 1 + 3 * peers))
+
+
+def max_clients_per_osd(limit, osds_per_host, pgs_per_osd):
+    """Most clients per OSD a host can serve with SimpleMessenger before its OSDs' threads
+    exceed `limit` (e.g. kernel.pid_max):
+
+        clients = floor(limit / (2 x osds_per_host)) - 1 - 6 x pgs_per_osd
+
+    (host_threads(osds, clients, pgs) <= limit, solved for clients). Negative: even with no
+    clients the host is over the limit. limit > 0, osds_per_host >= 1, pgs_per_osd >= 0 (whole
+    numbers). Vectorised (broadcast). Source: seed 004 formula. Provenance: historical +
+    course-defined (the inversion; other processes' threads are ignored).
+    """
+    lim = _check.positive("limit", limit)
+    osds = _check.integer("osds_per_host", osds_per_host, lo=1)
+    pgs = _check.integer("pgs_per_osd", pgs_per_osd, lo=0)
+    return _check.scalar((np.floor(lim / (2 * osds)) - 1 - 6 * pgs).astype(np.int64))
+
+
+def pipe_threads(connections):
+    """Threads SimpleMessenger would run for `connections` open connections: 2 per connection
+    (a reader and a writer thread, seed 004: "two threads per connection"). Whole number >= 0,
+    vectorised. Used to ask what today's measured connections would have cost in Jewel.
+    Provenance: historical (SimpleMessenger's Pipe, removed 2019).
+    """
+    return _check.scalar(2 * _check.integer("connections", connections, lo=0))
+
+
 def headroom(threads, threads_max, pid_max=PID_MAX_DEFAULT, nproc=None):
     """Threads the host can still start: min(threads_max, pid_max, nproc) - threads.
 

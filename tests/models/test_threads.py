@@ -103,3 +103,46 @@ def test_seed004_qos_and_seed002_bench_settings():
     runs = {(r["run"], r["parameter"]): r["value"] for r in bench if r["tool"] == "scbench"}
     assert [(runs[(i, "duration")], runs[(i, "threads")]) for i in (1, 2, 3)] == \
         [(10, 16), (30, 32), (60, 64)]
+
+
+# Seed 004's "one big pool or many small pools", with the peer term capped by the pool's OSDs.
+IN_POOL = {
+    # (clients, pgs_per_osd, pool_osds, size): threads per OSD, worked by hand
+    (100, 200, 1000, 3): 2602,     # big pool: 3 x min(400, 999) = 1200 = 6 x 200, the seed formula
+    (100, 200, 30, 3): 376,        # 30-OSD pool: 3 x min(400, 29) = 87 -> 2 x (100 + 1 + 87)
+    (0, 0, 1, 3): 2,
+    (10, 50, 200, 2): 2 * (10 + 1 + 3 * 50),
+}
+
+
+@pytest.mark.parametrize("args,expected", IN_POOL.items())
+def test_in_pool_golden(args, expected):
+    from models.threads import simple_messenger_threads_in_pool
+    assert simple_messenger_threads_in_pool(*args) == expected
+
+
+@given(st.integers(0, 10**4), st.integers(0, 10**3), st.integers(1, 5000))
+def test_in_pool_never_exceeds_the_seed_formula(c, pgs, osds):
+    from models.threads import simple_messenger_threads_in_pool
+    capped = simple_messenger_threads_in_pool(c, pgs, osds)
+    assert capped <= simple_messenger_threads(c, pgs)
+    if osds - 1 >= 2 * pgs:
+        assert capped == simple_messenger_threads(c, pgs)
+
+
+def test_max_clients_per_osd():
+    from models.threads import max_clients_per_osd
+    # 12 OSDs under pid_max 32,768 with 200 PGs each: floor(32768 / 24) - 1 - 1200 = 164 clients.
+    assert max_clients_per_osd(32768, 12, 200) == 164
+    assert host_threads(12, 164, 200) <= 32768 < host_threads(12, 165, 200)
+    assert max_clients_per_osd(32768, 24, 300) < 0          # over the limit with no clients
+    assert list(max_clients_per_osd(32768, [1, 12], 100)) == [15783, 764]   # 16,384 - 601 and 1,365 - 601
+    with pytest.raises(ValueError, match="osds_per_host"):
+        max_clients_per_osd(32768, 0, 100)
+
+
+def test_pipe_threads():
+    from models.threads import pipe_threads
+    assert pipe_threads(49) == 98 and list(pipe_threads([0, 17])) == [0, 34]
+    with pytest.raises(ValueError, match="connections"):
+        pipe_threads(-1)
