@@ -1,0 +1,503 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lab 03 — How many IOPS should a cluster give? Disks, replicas, the WAL and the CPU
+#
+# **Objectives.** After this lab you can
+# - predict the client write IOPS of a replicated cluster from the IOPS of its disks, the number
+#   of replicas and the extra device writes of a journal or write-ahead log (seed 000's rule);
+# - explain why seed 000's SSD-journal cluster reached 2,273 IOPS and not the planned 15,000;
+# - use Little's law to move between IOPS, queue depth (threads) and latency;
+# - tell a disk-bound cluster from a CPU-bound one (seed 004's ~10^4 IOPS per core) and read
+#   IOPS against the read percentage of a mixed workload (seed 001);
+# - measure the disk under your cluster with fio and the cluster with `rados bench`, and
+#   explain the gap to the model.
+#
+# **You need:** the lab cluster (3 OSDs or more; `make lab` starts it). About 1 minute: the
+# measurement runs fio twice for 3 s and `rados bench` three times for 5 s.
+
+# %% [raw]
+# # ASSIGNMENT CONFIG
+# init_cell: true
+# check_all_cell: false
+# export_cell: false
+# run_tests: false
+# generate: true
+# tests:
+#   files: true
+
+# %%
+import os
+
+import numpy as np
+import pandas as pd
+import ipywidgets as W
+
+from models import iops
+from cephlab.widgets import LivePlot
+from cephlab.compare import Comparison
+from cephlab import plots
+
+pd.set_option("display.precision", 3)
+
+# %% [markdown]
+# ## Background
+#
+# **The planning rule.** Every client write to a pool of size 3 is written by three OSDs, each on
+# its own disk. If the disks are the bottleneck, a cluster of *D* disks that each do *R* random
+# writes per second takes about *R × D / 3* client writes per second. Seed 000 (NAVER,
+# *Persistent storage for Docker containers with Ceph*, OpenStack Days 2017) plans its test
+# cluster this way: 10k rpm SAS disks at 600 IOPS, 3 per node, 3 nodes, 3 replicas → 1,800 IOPS
+# expected; fio on KRBD measured 2,094 IOPS of 4 KiB random writes at 34.36 ms.
+#
+# **Journals and WALs write twice.** FileStore (the seed's backend) writes every op to its
+# journal first and to the file system later; with the journal on the data disk each replica
+# write costs two device writes. BlueStore (Pacific's default, the one your cluster runs) sends
+# a new write smaller than `bluestore_prefer_deferred_size_hdd` (64 KiB) through its RocksDB
+# write-ahead log first and writes it in place later — the same 2× on a disk classed *hdd*
+# (Ceph source `src/os/bluestore/BlueStore.cc`, `_do_alloc_write`, v16.2.15). Seed 000's case 2
+# moved the journals to one SSD per node and planned 15,000 IOPS (the SSD's figure), but
+# measured 2,273: the journal absorbs a write quickly, yet every byte still has to reach the
+# SAS disks, so the long-run rate stays near what the SAS disks can take.
+#
+# **Little's law.** In a steady system, the number of I/Os in flight equals throughput × time
+# in the system: *queue depth = IOPS × latency*. `rados bench -t 16` keeps 16 writes in flight,
+# so its average latency must be 16 / IOPS. Seed 000's 2,094 IOPS at 34.36 ms means ~72 I/Os
+# were in flight.
+#
+# **The CPU is a bound too.** Seed 004 (Xu Xuehan, *Ceph Goes Online at Qihoo 360*, Cephalocon
+# APAC 2018) found an all-SSD Hammer cluster "really CPU consuming": about 10^4 IOPS per CPU core.
+# Fast disks move the bottleneck from the disks to the cores.
+#
+# **Reads and writes mix.** Seed 001 (Ocado Technology, *Improving the performance of the Ceph
+# storage platform*) plots IOPS against the read percentage (fio, 8 KiB, QD 16). If a read costs
+# 1/R of the device's time and a write 1/W, a mix with read fraction *f* runs at
+# *1 / (f/R + (1−f)/W)*: slow to rise, then steep near 100 % reads.
+#
+# Seed 002 (J. Neudecker, HAW Hamburg thesis, 2021) benchmarked its containerised cluster with
+# `rados bench` for 10 s with 16 threads, 30 s with 32 and 60 s with 64; this lab runs the same
+# three thread counts, 5 s each, to stay inside a one-minute budget.
+
+# %% [markdown]
+# ## The model
+#
+# `models.iops` holds the arithmetic. First the disk classes (data/disk_classes.csv) and what
+# seed 000's layout — 9 disks, 3 replicas — would give with each, with one device write per
+# replica write and with two (a journal or WAL on the same disk):
+
+# %%
+def class_table(disks=9, replicas=3):
+    rows = []
+    for d in iops.disk_classes():
+        rows.append({"class": d["class"], "disk IOPS": d["iops"], "QD1 latency ms": d["latency_ms"],
+                     f"cluster IOPS, {disks} disks / {replicas} replicas":
+                         iops.expected_write_iops(d["iops"], disks, replicas),
+                     "same, journal/WAL on the disk": iops.expected_write_iops(d["iops"], disks, replicas, 2)})
+    return pd.DataFrame(rows).set_index("class")
+
+class_table()
+
+# %% [markdown]
+# Seed 000's four measured cases against its plan, with the I/Os in flight that Little's law
+# reads from each (IOPS × latency):
+
+# %%
+def seed000_table():
+    rows = []
+    for r in iops.seed000_cases():
+        expected = r["expected_iops"] or np.nan
+        rows.append({"case": r["case"], "what": r["description"], "expected IOPS": expected,
+                     "measured IOPS": r["measured_iops"], "measured / expected": r["measured_iops"] / expected,
+                     "latency ms": r["latency_ms"],
+                     "in flight (Little)": iops.queue_depth_from(r["measured_iops"], r["latency_ms"])})
+    return pd.DataFrame(rows).set_index("case")
+
+seed000_table()
+
+# %% [markdown]
+# ### Disk bound, CPU bound
+# Pick a disk class and a cluster: the blue line is the disk bound (*disk IOPS × disks /
+# (replicas × device writes per write)*), the orange one the CPU bound (*cores × IOPS per core*),
+# and the cluster gets the lower of the two. With HDDs the disks bind; with NVMe the cores do.
+
+# %% tags=["nbval-ignore-output"]
+CLASSES = {d["class"]: d["iops"] for d in iops.disk_classes()}
+DISKS = np.arange(3, 121)
+
+def bounds_readout(disk_class, replicas, wal_writes, cores_per_disk, iops_per_core):
+    disk = iops.expected_write_iops(CLASSES[disk_class], 36, replicas, wal_writes)
+    cpu = iops.cpu_ceiling_iops(36 * cores_per_disk, iops_per_core)
+    binds = "the disks" if disk < cpu else "the CPU"
+    return (f"36 disks: disk bound {disk:,.0f} IOPS, CPU bound {cpu:,.0f} IOPS &rarr; "
+            f"<b>{min(disk, cpu):,.0f} IOPS</b>, limited by {binds}")
+
+bounds_plot = LivePlot(
+    x=DISKS, xlabel="disks (one OSD each)", ylabel="client write IOPS", logy=True,
+    curves={"disk bound": lambda x, disk_class, replicas, wal_writes, cores_per_disk, iops_per_core:
+                iops.expected_write_iops(CLASSES[disk_class], x, replicas, wal_writes),
+            "CPU bound": lambda x, disk_class, replicas, wal_writes, cores_per_disk, iops_per_core:
+                iops.cpu_ceiling_iops(x * cores_per_disk, iops_per_core),
+            "cluster (lower of the two)": lambda x, disk_class, replicas, wal_writes, cores_per_disk, iops_per_core:
+                iops.cluster_write_iops(CLASSES[disk_class], x, replicas, wal_writes,
+                                        cores=x * cores_per_disk, iops_per_core=iops_per_core)},
+    controls={"disk_class": W.Dropdown(options=list(CLASSES), value="10k SAS HDD", description="disks"),
+              "replicas": W.IntSlider(value=3, min=1, max=5, description="replicas"),
+              "wal_writes": W.IntSlider(value=1, min=1, max=2, description="writes/write"),
+              "cores_per_disk": W.FloatSlider(value=1.0, min=0.25, max=4, step=0.25, description="cores/disk"),
+              "iops_per_core": W.FloatLogSlider(value=1e4, base=10, min=2.5, max=5, description="IOPS/core")},
+    readout=bounds_readout)
+bounds_plot
+
+# %% [markdown]
+# ### Mixed reads and writes
+# Seed 001's chart has this shape. The defaults are the native-cluster note's `rados bench`
+# numbers for this kind of lab cluster: 10,174 IOPS of 4 KiB random reads, 984 of writes.
+
+# %% tags=["nbval-ignore-output"]
+FRACTIONS = np.linspace(0, 1, 201)
+mix_plot = LivePlot(
+    x=100 * FRACTIONS, xlabel="reads (% of operations)", ylabel="IOPS",
+    curves={"mixed IOPS": lambda x, read_iops, write_iops: iops.mixed_iops(read_iops, write_iops, x / 100)},
+    controls={"read_iops": W.FloatLogSlider(value=10174, base=10, min=2, max=6, description="read IOPS"),
+              "write_iops": W.FloatLogSlider(value=984, base=10, min=2, max=6, description="write IOPS")},
+    readout=lambda read_iops, write_iops: " | ".join(
+        f"{p} % reads: {iops.mixed_iops(read_iops, write_iops, p / 100):,.0f} IOPS" for p in (0, 50, 70, 90, 100)))
+mix_plot
+
+# %% [markdown]
+# ## Exercises
+# Answer with `models.iops` (`iops.expected_write_iops`, `iops.queue_depth_from`,
+# `iops.latency_ms`, `iops.device_writes_per_write`, `iops.cluster_write_iops`,
+# `iops.cpu_ceiling_iops`, `iops.mixed_iops`), then run the check cell under each.
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q1
+# points: 1
+
+# %% [markdown]
+# **Q1.** Seed 000's case 2 planned 15,000 IOPS from one journal SSD per node, and measured 2,273.
+# The SSDs only hold the journals: every write still lands on the 9 SAS data disks (600 IOPS
+# each, 3 replicas). What does the planning rule give for those data disks? Store it in
+# `q1_data_disk_bound`, and in `q1_fraction_of_plan` the measured 2,273 as a fraction of the
+# 15,000 planned.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q1_data_disk_bound = iops.expected_write_iops(600, 9, 3)  # SOLUTION
+q1_fraction_of_plan = 2273 / 15000  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert abs(q1_data_disk_bound - 1800) < 1, "The data disks are 9 SAS disks of 600 IOPS and each write lands on 3 of them"
+assert abs(q1_fraction_of_plan - 0.1515) < 0.001, "Divide what was measured by what was planned"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q2
+# points: 1
+
+# %% [markdown]
+# **Q2.** Seed 000's case 4 (WBThrottle off) measured 14,264 IOPS at 40.65 ms. How many I/Os were
+# in flight (`q2_in_flight`)? And if the same cluster kept its 2,094 IOPS of case 1 with only 16
+# I/Os in flight, what latency in ms would Little's law give (`q2_latency_ms`)?
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q2_in_flight = iops.queue_depth_from(14264, 40.65)  # SOLUTION
+q2_latency_ms = iops.latency_ms(2094, 16)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert abs(q2_in_flight - 579.8) < 0.5, "Little's law: in flight = IOPS x latency, with the latency in seconds"
+assert abs(q2_latency_ms - 7.641) < 0.01, "latency = in flight / IOPS; give it in milliseconds"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q3
+# points: 2
+
+# %% [markdown]
+# **Q3.** A BlueStore cluster has 12 HDDs (OSDs classed *hdd*) that each do 300 random 4 KiB
+# writes per second, and a pool of size 3. How many device writes does one 4 KiB replica write
+# cost (`q3_writes_4k`), and one 64 KiB replica write (`q3_writes_64k`)? What client IOPS of
+# 4 KiB writes do the disks allow (`q3_cluster_4k`)?
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q3_writes_4k = iops.device_writes_per_write(4096)  # SOLUTION
+q3_writes_64k = iops.device_writes_per_write(65536)  # SOLUTION
+q3_cluster_4k = iops.cluster_write_iops(300, 12, 3, q3_writes_4k)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert q3_writes_4k == 2 and q3_writes_64k == 1, "Writes below bluestore_prefer_deferred_size_hdd (64 KiB, strict <) go through the WAL first"
+
+# %%
+assert abs(q3_cluster_4k - 600) < 1, "Disk IOPS x disks / (replicas x device writes per write)"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q4
+# points: 1
+
+# %% [markdown]
+# **Q4.** An all-flash cluster has 10 NVMe SSDs (175,000 IOPS each, data/disk_classes.csv), one
+# WAL write per write (flash never defers), a pool of size 3 and 2 servers with 10 cores each.
+# With seed 004's 10^4 IOPS per core, what client write IOPS should it give (`q4_iops`), and is
+# it limited by `"disks"` or `"cpu"` (`q4_limit`)?
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q4_iops = iops.cluster_write_iops(175000, 10, 3, 1, cores=20)  # SOLUTION
+q4_limit = "cpu" if iops.cpu_ceiling_iops(20) < iops.expected_write_iops(175000, 10, 3) else "disks"  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert abs(q4_iops - 200000) < 1, "The cluster gets the lower of the disk bound and the CPU bound (cores x IOPS per core)"
+assert q4_limit == "cpu", "Compare 175,000 x 10 / 3 with 20 cores x 10^4"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q5
+# points: 1
+
+# %% [markdown]
+# **Q5.** With the native-cluster note's numbers (10,174 read IOPS, 984 write IOPS), what IOPS
+# does a workload of 70 % reads get (`q5_iops_70`)? Is that closer to the write IOPS or to the
+# read IOPS (`q5_closer_to`: `"writes"` or `"reads"`)?
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q5_iops_70 = iops.mixed_iops(10174, 984, 0.7)  # SOLUTION
+q5_closer_to = "writes" if abs(q5_iops_70 - 984) < abs(q5_iops_70 - 10174) else "reads"  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert abs(q5_iops_70 - 2676) < 2, "Each op costs 1/R or 1/W of the time: a weighted harmonic mean, not a weighted average"
+assert q5_closer_to == "writes", "The slow writes take most of the time even when they are only 30 % of the ops"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [markdown]
+# ## Measure: the disk, then the cluster
+#
+# First the device itself. The OSDs of this lab cluster keep their BlueStore block devices as
+# files in the cluster's folder, so fio on a file in that folder measures the disk they write
+# to: 4 KiB random writes with `direct=1` (no page cache) at queue depth 16, then at queue depth
+# 1 with an `fdatasync` after each write — what a write-ahead log does to make each commit
+# durable. 3 s each.
+
+# %% tags=["nbval-ignore-output"]
+from tqdm.auto import tqdm
+
+from cephlab.lab import LabSession
+from cephlab.diskbench import fio_file, cpu_meter
+
+lab = LabSession("03", min_osds=3)
+c = lab.cluster
+OSDS = len(c.ceph("osd", "ls"))
+CORES = os.cpu_count()
+device_class = {n.get("device_class") for n in c.ceph("osd", "tree")["nodes"] if n["type"] == "osd"}
+deferred_threshold = iops.PREFER_DEFERRED_SIZE_HDD if device_class == {"hdd"} else iops.PREFER_DEFERRED_SIZE_SSD
+WAL_WRITES = float(iops.device_writes_per_write(4096, deferred_threshold))
+
+device = fio_file(c.dir / "tmp", iodepth=16, seconds=3)
+synced = fio_file(c.dir / "tmp", iodepth=1, seconds=3, fdatasync=True)
+print(f"cluster {c.name}: {OSDS} OSDs classed {sorted(device_class)}, {CORES} cores; "
+      f"4 KiB writes cost {WAL_WRITES:.0f} device write(s) per replica")
+pd.DataFrame({"fio 4 KiB randwrite, direct, QD 16": {"IOPS": device.iops, "ms per write": 16e3 / device.iops},
+              "fio 4 KiB write + fdatasync, QD 1": {"IOPS": synced.iops, "ms per write": 1e3 / synced.iops}}).T
+
+# %% [markdown]
+# Now the model's prediction from that device speed: the disk bound for this cluster (pool size 3,
+# every OSD on this one disk — so the disks are really *one* disk shared by all OSDs) and seed
+# 004's CPU bound for this machine's cores.
+
+# %% tags=["nbval-ignore-output"]
+disk_bound = iops.cluster_write_iops(device.iops, 1, 3, WAL_WRITES)
+cpu_bound_seed004 = iops.cpu_ceiling_iops(CORES)
+model_seed_rules = iops.cluster_write_iops(device.iops, 1, 3, WAL_WRITES, cores=CORES)
+print(f"disk bound: {device.iops:,.0f} IOPS x 1 disk / (3 replicas x {WAL_WRITES:.0f}) = {disk_bound:,.0f} IOPS")
+print(f"CPU bound (seed 004): {CORES} cores x 10,000 = {cpu_bound_seed004:,.0f} IOPS")
+print(f"model prediction: {model_seed_rules:,.0f} client write IOPS")
+
+# %% [markdown]
+# Then `rados bench` with 4 KiB writes into a size-3 pool at seed 002's three thread counts. We
+# also count the CPU seconds the OSD processes and the `rados bench` client use during each run
+# (from `/proc`): CPU time per write is what seed 004's "IOPS per core" is made of.
+
+# %% tags=["nbval-ignore-output"]
+pool = lab.replicated_pool("bench", size=3, pg_num=32)
+THREADS = [16, 32, 64]
+SECONDS = 5
+runs = {}
+for t in tqdm(THREADS, desc="rados bench 4 KiB writes"):
+    with cpu_meter(c) as cpu:       # objects stay until the pool goes: deleting them one by one takes longer
+        r = c.rados_bench(pool, SECONDS, "write", block_size=4096, threads=t, cleanup=False)
+    runs[t] = (r, cpu)
+bench = pd.DataFrame([{"threads": t, "IOPS": r.iops, "latency ms": r.lat_mean_ms, "max ms": r.lat_max_ms,
+                       "OSD CPU ms/write": 1e3 * cpu["osd_s"] / r.ops,
+                       "client CPU ms/write": 1e3 * cpu["client_s"] / r.ops,
+                       "host CPU busy": cpu["host_busy"]} for t, (r, cpu) in runs.items()]).set_index("threads")
+bench
+
+# %% [markdown]
+# The measured CPU cost of a write turns seed 004's rule into this host's own: at 16 threads each
+# client write cost the cluster (OSDs + client) the CPU milliseconds below, so one core does
+# 1000 / that many writes per second, and the machine's cores set the ceiling.
+
+# %% tags=["nbval-ignore-output"]
+r16, cpu16 = runs[16]
+cpu_ms_per_write = 1e3 * (cpu16["osd_s"] + cpu16["client_s"]) / r16.ops
+iops_per_core_here = 1e3 / cpu_ms_per_write
+model_here = iops.cluster_write_iops(device.iops, 1, 3, WAL_WRITES, cores=CORES, iops_per_core=iops_per_core_here)
+print(f"CPU per client write: {cpu_ms_per_write:.2f} ms -> {iops_per_core_here:,.0f} IOPS per core "
+      f"(seed 004: 10,000); ceiling with {CORES} cores: {model_here:,.0f} IOPS")
+
+# %% [markdown]
+# ### Model vs measurement
+#
+# Three kinds of row. **Little's law** must hold tightly: `rados bench` keeps exactly *t* writes
+# in flight, so its mean latency is *t* / IOPS. The **disk bound** from fio is a ceiling the
+# cluster must stay under. The **CPU ceiling** from the cost per write measured at 16 threads
+# is a ceiling for the 32- and 64-thread runs too.
+
+# %% tags=["nbval-ignore-output"]
+cmp = Comparison()
+for t, (r, cpu) in runs.items():
+    cmp.add(f"latency, {t} threads (Little: t / IOPS)", model=iops.latency_ms(r.iops, t),
+            measured=r.lat_mean_ms, unit="ms", rel_tol=0.05,
+            why="rados bench averages over all ops; while it starts and stops fewer than t are in flight")
+for t, (r, cpu) in runs.items():
+    cmp.add_bound(f"IOPS, {t} threads <= disk bound (fio)", bound=disk_bound, measured=r.iops, unit="IOPS",
+                  why="the cluster cannot write faster than its device; if it does, a cache absorbs the writes")
+for t in THREADS[1:]:
+    cmp.add_bound(f"IOPS, {t} threads <= CPU ceiling (cost at 16 threads)", bound=model_here,
+                  measured=runs[t][0].iops, unit="IOPS", rel_tol=0.25,
+                  why="more threads batch more ops per wake-up, so the CPU cost per write falls somewhat")
+cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees"]]
+
+# %% tags=["nbval-ignore-output"]
+fig, (ax1, ax2) = plots.figure(ncols=2)
+labels = [f"{t} thr" for t in THREADS]
+measured = [runs[t][0].iops for t in THREADS]
+ax1.bar(labels, measured, color="tab:green", edgecolor="black", label="measured (rados bench)")
+for y, name, style in [(disk_bound, "disk bound (fio)", "--"), (cpu_bound_seed004, "CPU bound, seed 004", ":"),
+                       (model_here, "CPU bound, this host's cost", "-.")]:
+    ax1.axhline(y, linestyle=style, color="black", label=f"{name}: {y:,.0f}")
+ax1.set(yscale="log", ylabel="client write IOPS (4 KiB)", title="IOPS against the model's bounds")
+ax1.legend(fontsize=7)
+ax2.plot(THREADS, [iops.latency_ms(runs[t][0].iops, t) for t in THREADS], "o--", label="Little: threads / IOPS")
+ax2.plot(THREADS, [runs[t][0].lat_mean_ms for t in THREADS], "s-", label="rados bench mean latency")
+ax2.set(xlabel="threads (writes in flight)", ylabel="ms", title="latency grows with the queue")
+ax2.legend()
+ax2.grid(True, alpha=0.3)
+plots.show(fig)
+
+# %%
+cmp.assert_agree()
+
+# %% [markdown]
+# ## What the model said, what the cluster did
+#
+# - **Seed 000's rule, fed with fio's device speed, over-predicts several times.** The disk under
+#   the OSDs is a virtual disk on flash: >10,000 direct 4 KiB writes per second at queue depth 16.
+#   Every OSD of this lab shares that one disk, so the rule gives *device IOPS × 1 disk /
+#   (3 replicas × 2 WAL writes)* ≈ 2,300 client writes per second, and seed 004's 10^4 IOPS per
+#   core says two cores would allow 20,000. `rados bench` reaches a few hundred to about a
+#   thousand (the native-cluster note: 984 at 16 threads).
+# - **The CPU is the bottleneck here, not the disk.** Each client write costs this cluster a few
+#   CPU milliseconds (three OSD ops, the RocksDB WAL, the messenger, the client), so one core
+#   does a few hundred writes per second, not 10^4, and the host's cores are busy the whole run
+#   while the disk has headroom. Seed 004's figure was Hammer on bare-metal Xeons with the
+#   OSDs spread over many cores; here every daemon and the client share two virtual cores.
+#   Measure your own per-core figure before you plan. On a machine shared with other work the
+#   OSDs get only part of the cores, and IOPS fall further below the CPU ceiling.
+# - **More threads do not buy IOPS once a resource is saturated:** from 16 to 64 threads the
+#   IOPS stayed within the same range while the latency grew about in proportion to the threads,
+#   and Little's law held to within a few percent in every run. Seed 002 saw the same: its
+#   64-thread run had the worst latency.
+# - **Seed 000's own gap ran the other way** (2,094 measured vs 1,800 planned), and its SSD
+#   journal (case 2) gained only 9 %: the journal takes a write quickly, but the data still has
+#   to reach the SAS disks, whose bound (1,800) the plan of 15,000 ignored.
+
+# %% [markdown]
+# ## Clean up
+# Deletes the lab's pool (fio's files are already gone).
+
+# %% tags=["nbval-ignore-output"]
+lab.cleanup()
