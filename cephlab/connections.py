@@ -91,6 +91,33 @@ def process_threads(pid=None):
     raise ClusterError(f"/proc/{pid}/status has no Threads line")
 
 
+def max_threads_during(cluster, fn, interval=0.02):
+    """Run fn() in a thread while sampling the daemons' thread counts every `interval` s.
+
+    Returns (fn's result, {daemon: most threads seen}), so a thread started only under load
+    (and gone by the time the load ends) still counts.
+    """
+    import threading
+    box = {}
+
+    def work():
+        try:
+            box["result"] = fn()
+        except BaseException as e:       # handed to the caller below
+            box["error"] = e
+
+    worker = threading.Thread(target=work, daemon=True)
+    peak = dict(cluster.thread_counts())
+    worker.start()
+    while worker.is_alive():
+        for name, n in cluster.thread_counts().items():
+            peak[name] = max(peak.get(name, 0), n)
+        worker.join(interval)
+    if "error" in box:
+        raise box["error"]
+    return box["result"], peak
+
+
 def primary_object_names(cluster, pool, prefix="conn", tries=2000):
     """{osd_id: object name} with one name per OSD that is the primary of some PG of `pool`.
 

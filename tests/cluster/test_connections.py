@@ -42,3 +42,12 @@ def test_clients_add_one_connection_each(lab_cluster):
                {d: n for d, n in threads0.items() if d.startswith("osd")}
         assert process_threads() - own0 >= 5 * 3
     assert len(crowd) == 0
+
+
+def test_max_threads_during_sees_a_short_lived_thread(lab_cluster):
+    from cephlab.connections import max_threads_during
+    import time
+    result, peak = max_threads_during(lab_cluster, lambda: time.sleep(0.2) or 42)
+    assert result == 42 and set(peak) >= {"mon.a", "osd.0"}
+    with pytest.raises(ZeroDivisionError):
+        max_threads_during(lab_cluster, lambda: 1 / 0)
