@@ -1,30 +1,50 @@
 """pytest plugin (loaded by pyproject's addopts): ONE real lab cluster for the whole session,
-shared by the cluster tests (fixture `lab_cluster`) and the solution notebooks run by nbval.
+shared by the cluster tests (fixture `lab_cluster` in conftest.py) and the solution notebooks
+that nbval runs.
 
-The cluster is named "pytest", so a learner's own "lab" cluster is never touched; notebooks find
-it through $CEPHLAB_NAME (cephlab.lab.cluster_name). Notebook items run last, after the unit and
-cluster tests, and the cluster is stopped when the session ends unless
-CEPHLAB_KEEP_TEST_CLUSTER=1 (then the next run reuses it in ~0 s).
+The cluster has 4 BlueStore OSDs (so a recovery test can lose one and still re-replicate size-3
+pools) and is named "pytest-<pid of this session>", so a learner's "lab" cluster and test
+sessions running at the same time never share one; notebooks find it through $CEPHLAB_NAME
+(cephlab.lab.cluster_name). Clusters left by crashed sessions (their pid is gone) are removed
+first. CEPHLAB_TEST_CLUSTER=<name> picks a fixed name instead, and CEPHLAB_KEEP_TEST_CLUSTER=1
+keeps the cluster for the next session (then reused in ~0 s). Notebook items run last.
 """
 import os
 
 import pytest
 
-TEST_CLUSTER = "pytest"
 TEST_OSDS = 4
+PREFIX = "pytest-"
 _shared = {}
 
 
+def test_cluster_name(suffix=""):
+    return os.environ.get("CEPHLAB_TEST_CLUSTER") or f"{PREFIX}{os.getpid()}{suffix}"
+
+
+def remove_stale_test_clusters():
+    from cephlab import native, paths
+    home = paths.state_home()
+    if not home.is_dir():
+        return
+    for folder in home.glob(PREFIX + "*"):
+        owner = folder.name[len(PREFIX):].split("-")[0]
+        if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+            native.down(folder.name)
+
+
 def shared_cluster():
-    """Start (or find) the session's cluster once; later calls return the same object."""
+    """Start the session's cluster once; later calls return the same Cluster."""
     if "cluster" not in _shared:
         from cephlab import Cluster
         from cephlab.paths import find_binary
         if not find_binary("ceph-mon"):
             pytest.skip("Ceph is not installed (sudo apt-get install ceph-mon ceph-mgr ceph-osd "
                         "ceph-mds ceph-base fio); cluster tests need it")
-        os.environ["CEPHLAB_NAME"] = TEST_CLUSTER
-        _shared["cluster"] = Cluster.start(name=TEST_CLUSTER, osds=TEST_OSDS, progress=False)
+        remove_stale_test_clusters()
+        name = test_cluster_name()
+        os.environ["CEPHLAB_NAME"] = name          # inherited by the notebooks' kernels
+        _shared["cluster"] = Cluster.start(name=name, osds=TEST_OSDS, progress=False)
     return _shared["cluster"]
 
 
