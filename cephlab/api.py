@@ -39,8 +39,9 @@ class Cluster(Pools, Tuning, Measuring, Faults):
 
     # -- life cycle --------------------------------------------------------------------------
     @classmethod
-    def connect(cls, name="lab", dir=None, backend=None):
-        """The running cluster `name` (folder `dir`); ClusterNotRunning says how to start one.
+    def connect(cls, name=None, dir=None, backend=None):
+        """The running cluster `name` (default $CEPHLAB_NAME, else "lab"; folder `dir`);
+        ClusterNotRunning says how to start one.
 
         backend="vagrant" (or $CEPHLAB_BACKEND=vagrant): the cephadm VMs of vagrant/, through the
         ceph.conf and keyring `vagrant up` exported (`dir`: that folder; see cephlab/vagrant.py).
@@ -48,6 +49,7 @@ class Cluster(Pools, Tuning, Measuring, Faults):
         if (backend or os.environ.get("CEPHLAB_BACKEND") or "native") == "vagrant":
             from . import vagrant
             return vagrant.connect(cls, dir)
+        name = name or os.environ.get("CEPHLAB_NAME", "lab")
         d = paths.cluster_dir(name, dir)
         state = native.load_state(d)
         if state is None:

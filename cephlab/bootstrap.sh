@@ -62,7 +62,8 @@ setup() {
 
 run_lab() {
     setup
-    "$VENV/bin/cephlab" up
+    # 4 OSDs: the failure and recovery lab loses one and still re-replicates size-3 pools
+    "$VENV/bin/cephlab" up --osds 4
     local args=(--notebook-dir="$ROOT/labs" --ServerApp.ip=127.0.0.1)
     [ "$(id -u)" -eq 0 ] && args+=(--allow-root)
     say "opening JupyterLab on labs/ (stop it with Ctrl-C; stop the cluster with: .venv/bin/cephlab down)"

@@ -25,7 +25,7 @@ def cluster_name():
 
 
 def connect():
-    return Cluster.connect(name=cluster_name())
+    return Cluster.connect(name=cluster_name())  # the same default Cluster.connect() uses
 
 
 class LabSession:
