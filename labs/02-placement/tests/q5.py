@@ -1,0 +1,14 @@
+OK_FORMAT = True
+
+test = {   'name': 'q5',
+    'points': 1,
+    'suites': [   {   'cases': [   {   'code': '>>> assert 0 < q5_lost < 0.05, "Use host_failure(\'by_osd\'): it counts the PGs whose 3 copies all sit on h0\'s OSDs"\n',
+                                       'hidden': False,
+                                       'locked': False},
+                                   {   'code': ">>> assert q5_safe_rule == 'by_host', 'Only a rule that picks one OSD per host keeps a copy elsewhere when a host fails'\n",
+                                       'hidden': False,
+                                       'locked': False}],
+                      'scored': True,
+                      'setup': '',
+                      'teardown': '',
+                      'type': 'doctest'}]}
