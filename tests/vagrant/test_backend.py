@@ -167,3 +167,33 @@ def test_cli_up_rejects_bad_settings_before_vagrant(tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 1
     assert "nodes must be a whole number from 3 to 9, got 2" in out.stderr
+
+
+def run_health_gate(conf, expected, timeout):
+    env = {**os.environ, "CEPH_CONF": conf, "CEPHLAB_EXPECTED_OSDS": str(expected),
+           "CEPHLAB_HEALTH_TIMEOUT": str(timeout), "CEPHLAB_LOGGING": "1"}
+    return subprocess.run(["bash", str(VAGRANT_DIR / "provision" / "health.sh")], env=env,
+                          capture_output=True, text=True, timeout=timeout + 120)
+
+
+@pytest.mark.cluster
+def test_health_gate_passes_on_a_healthy_cluster(lab_cluster):
+    """provision/health.sh for real, pointed at the native test cluster by CEPH_CONF."""
+    if os.geteuid() != 0:
+        pytest.skip("health.sh runs as root on the nodes and refuses otherwise")
+    lab_cluster.wait_for_clean(progress=False)
+    out = run_health_gate(lab_cluster.conf, len(lab_cluster.state["osds"]), 60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert f"HEALTH_OK with {len(lab_cluster.state['osds'])} of" in out.stdout
+
+
+@pytest.mark.cluster
+def test_health_gate_reports_missing_osds(lab_cluster):
+    if os.geteuid() != 0:
+        pytest.skip("health.sh runs as root on the nodes and refuses otherwise")
+    n = len(lab_cluster.state["osds"])
+    out = run_health_gate(lab_cluster.conf, n + 2, 12)
+    assert out.returncode == 1
+    assert "the cluster is not healthy after 12 s" in out.stderr
+    assert f"OSDs: {n} up, {n} in, {n} exist; {n + 2} expected" in out.stderr
+    assert "Fewer OSDs than disks" in out.stderr and "health.sh" in out.stderr

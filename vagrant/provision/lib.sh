@@ -43,7 +43,7 @@ apt_install() {
         DEBIAN_FRONTEND=noninteractive apt-get update -q || die "apt-get update failed: is the package mirror reachable?"
     fi
     log "installing: ${missing[*]}"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" \
         || die "could not install ${missing[*]}"
 }
 
