@@ -13,6 +13,8 @@ SYSTEM_PYTHON="${CEPHLAB_PYTHON:-/usr/bin/python3}"
 OS_PACKAGES=(ceph-mon ceph-mgr ceph-osd ceph-mds ceph-base ceph-common ceph-fuse rbd-fuse fio
              python3-venv python3-rados python3-rbd make
              vagrant vagrant-libvirt ruby shellcheck)    # tests/vagrant: vagrant validate, shellcheck
+# tests/browser: Playwright drives Debian's Chromium (Playwright's own browser download is never used)
+OS_PACKAGES+=(chromium)
 
 say() { printf '\033[1m[cephlab]\033[0m %s\n' "$*"; }
 die() { printf '\033[1;31m[cephlab] error:\033[0m %s\n' "$*" >&2; exit 1; }
