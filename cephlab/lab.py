@@ -110,6 +110,15 @@ class LabSession:
                     raise ValueError(f"{kind} ratio must be in (0, 1], got {ratio}")
                 self.cluster.client.mon(f"osd set-{kind}-ratio", ratio=float(ratio))
 
+    def _wait_fill_warnings_gone(self, timeout=60):
+        """OSDs re-check their fill state against the restored ratios within a few seconds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            checks = self.cluster.status()["health"].get("checks", {})
+            if not any(name.endswith(("NEARFULL", "BACKFILLFULL", "_FULL")) for name in checks):
+                return
+            time.sleep(1)
+
     # -- undo ------------------------------------------------------------------------------------
     def cleanup(self, timeout=300):
         """Undo everything: start stopped OSDs, restore full ratios, revert config, delete
@@ -120,6 +129,7 @@ class LabSession:
             self._apply_full_ratios(self.full_ratios_before)
             print(f"restored full ratios: {self.full_ratios_before}")
             self.full_ratios_before = None
+            self._wait_fill_warnings_gone()
         reverted = [f"{who} {opt}" for who, opt in self.tuning.before]
         self.tuning.__exit__(None, None, None)
         deleted = [item[-1] for item in self.resources.created]
