@@ -53,7 +53,7 @@ ensure_venv() {
     say "creating the Python environment in .venv (a few minutes the first time)"
     [ -x "$VENV/bin/python" ] || "$SYSTEM_PYTHON" -m venv --system-site-packages "$VENV"
     "$VENV/bin/python" -m pip install -q --upgrade pip
-    "$VENV/bin/python" -m pip install -q -e "$ROOT[test]"
+    "$VENV/bin/python" -m pip install -q -e "${ROOT}[test]"
     echo "$want" > "$stamp"
 }
 
