@@ -77,6 +77,7 @@ class LivePlot:
         self.ax.grid(True, alpha=0.3)
         self.canvas, self._redraw = make_canvas(self.fig)
         self.readout = W.HTML()
+        self.readout.add_class("cephlab-readout")  # stable hooks for tests/browser
         self.last_update_ms = None
         for w in self.controls.values():
             w.observe(lambda change: self.update(), names="value")
@@ -111,7 +112,9 @@ class LivePlot:
         self.ax.autoscale_view()
 
     def widget(self):
-        return W.VBox([W.HBox(list(self.controls.values())), self.canvas, self.readout])
+        box = W.VBox([W.HBox(list(self.controls.values())), self.canvas, self.readout])
+        box.add_class("cephlab-liveplot")
+        return box
 
     def show(self):
         from IPython.display import display
