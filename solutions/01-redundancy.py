@@ -166,6 +166,10 @@ q1_overhead = erasure(8, 3).overhead  # SOLUTION
 assert isinstance(q1_overhead, float), "q1_overhead should be a number such as 0.5 (not a percentage string)"
 assert abs(q1_overhead - 0.375) < 1e-9, "Overhead is (k + m) / k - 1: EC 8+3 writes 11 chunks for 8 chunks of data"
 
+# %%
+# HIDDEN
+assert abs(q1_overhead - 3 / 8) < 1e-12 and 0 < q1_overhead < 1, "The overhead is a fraction of the usable space: 3 coding chunks per 8 data chunks"
+
 # %% [raw]
 # # END TESTS
 
@@ -196,6 +200,10 @@ q2_usable_tb = red.usable_capacity(600, erasure(4, 2), fill_ratio=0.85)  # SOLUT
 # %%
 assert isinstance(q2_usable_tb, (int, float)), "q2_usable_tb should be a number of TB"
 assert abs(q2_usable_tb - 340) < 0.5, "Usable = raw / raw_per_usable x fill ratio; EC 4+2 stores 1.5 raw bytes per client byte"
+
+# %%
+# HIDDEN
+assert abs(q2_usable_tb - 600 / 1.5 * 0.85) < 1e-6, "Apply both factors exactly: divide the raw TB by (k + m) / k, then keep 85 % of it"
 
 # %% [raw]
 # # END TESTS
@@ -233,6 +241,11 @@ assert q3_nines_rep3 == 7 and q3_nines_ec42 == 6, "Use red.durability_nines(sche
 # %%
 assert q3_more_durable == "replicated size 3", "Both lose data on a third failure in the window, but EC 4+2 has 6 disks that can fail, replication 3"
 
+# %%
+# HIDDEN
+_q3_expected = (red.durability_nines(replicated(3), 0.05, 7), red.durability_nines(erasure(4, 2), 0.05, 7))
+assert (q3_nines_rep3, q3_nines_ec42) == _q3_expected, "Call red.durability_nines with AFR 0.05 (not 5) and 7 days for both schemes"
+
 # %% [raw]
 # # END TESTS
 
@@ -262,6 +275,10 @@ q4_ec21_used_mib = 64 * erasure(2, 1).raw_per_usable  # SOLUTION
 
 # %%
 assert abs(q4_ec21_used_mib - 96) < 0.01, "Raw used = stored x (k + m) / k: two data chunks and one parity chunk per stripe"
+
+# %%
+# HIDDEN
+assert abs(q4_ec21_used_mib - 64 * 3 / 2) < 1e-9, "The answer is in MiB of raw space: 64 MiB of data times (k + m) / k, with no rounding"
 
 # %% [raw]
 # # END TESTS
@@ -294,6 +311,11 @@ q5_strict = red.serves_io(erasure(2, 1, min_size=3), failed=1)  # SOLUTION
 # %%
 assert q5_default is True or q5_default == True, "Pacific's default min_size for EC 2+1 is k + min(1, m-1) = 2, and 2 shards are still up"
 assert q5_strict is False or q5_strict == False, "With min_size 3 every shard must be up: one down OSD makes the PG stop serving I/O"
+
+# %%
+# HIDDEN
+assert isinstance(q5_default, (bool, np.bool_)) and isinstance(q5_strict, (bool, np.bool_)), "Store booleans (True/False) as red.serves_io returns them, not strings or numbers"
+assert (bool(q5_default), bool(q5_strict)) == (True, False), "Default min_size 2 tolerates one lost shard of three; min_size 3 tolerates none"
 
 # %% [raw]
 # # END TESTS
