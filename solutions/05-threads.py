@@ -1,0 +1,418 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lab 05 — Threads: one pair per connection, or a fixed pool
+#
+# **Objectives.** After this lab you can
+# - compute how many threads an OSD needed with SimpleMessenger, from seed 004's formula
+#   2 × (clients + 1 + 6 × PGs per OSD), and what a whole host needs;
+# - compare a host's threads with the kernel's limits (`kernel.pid_max`, `kernel.threads-max`,
+#   the user's process limit) and find how many clients fit;
+# - explain why Qihoo 360 split one big pool into many small ones;
+# - measure today's AsyncMessenger: an OSD's threads stay flat from 1 to 32 clients while its
+#   TCP connections grow one per client.
+#
+# **You need:** the lab cluster (3 OSDs or more, daemons on this machine; `make lab` starts
+# it). About 1 minute.
+
+# %% [raw]
+# # ASSIGNMENT CONFIG
+# init_cell: true
+# check_all_cell: false
+# export_cell: false
+# run_tests: false
+# generate: true
+# tests:
+#   files: true
+
+# %%
+import numpy as np
+import pandas as pd
+import ipywidgets as W
+
+from models import threads as th
+from models.threads import (async_messenger_threads, headroom, host_threads, max_clients_per_osd,
+                            pipe_threads, simple_messenger_threads, simple_messenger_threads_in_pool)
+from cephlab.widgets import LivePlot
+from cephlab.compare import Comparison
+from cephlab import plots
+
+pd.set_option("display.precision", 3)
+
+# %% [markdown]
+# ## Background
+#
+# Every OSD talks to many others: clients send it operations, the monitor and manager keep it
+# informed, and it exchanges data and heartbeats with the OSDs that share its placement groups.
+# The **messenger** is the part of Ceph that carries those conversations.
+#
+# **SimpleMessenger** (called PipeMessenger in the seed; the default up to Jewel) gave every
+# connection its own *pair* of threads, one reading and one writing. Seed 004 (Xu Xuehan,
+# *Ceph Goes Online at Qihoo 360*, Cephalocon APAC 2018) gives the worst case per OSD:
+#
+# $$\text{threads per OSD} = 2 \times (\text{clients} + 1 + 6 \times \text{PGs per OSD})$$
+#
+# — two threads for each client, for the monitor, and for the peer connections its PGs bring.
+# Qihoo ran 30+ clusters on Hammer and Jewel, the largest with 135 nodes and 1000+ OSDs, and
+# warned: *too many OSDs in one pool could lead to too many threads in one machine*. Their
+# answer was many small pools instead of one big one (with OpenStack patched to use several
+# pools). We found no primary Ceph source for the formula, so we label it historical and
+# course-defined; SimpleMessenger was removed from Ceph in 2019 (pull request #27007), so it can
+# be computed here, not run.
+#
+# Why it matters: on Linux every thread is a kernel task with its own ID, taken from the same
+# space as process IDs. A host fails to start new threads (`pthread_create` returns `EAGAIN`)
+# when it reaches `kernel.pid_max` (32,768 by default; systemd raises it to 4,194,304 on many
+# distributions), `kernel.threads-max` (set from the RAM size at boot) or the Ceph user's
+# `RLIMIT_NPROC` (Linux kernel documentation, `admin-guide/sysctl/kernel.rst`).
+#
+# **AsyncMessenger**, the default since Luminous and the only messenger in Pacific, serves every
+# connection from a fixed pool of event-loop threads (`ms_async_op_threads`, default 3) using
+# `epoll`. An OSD then has a constant number of threads, whatever its clients; the connections
+# remain, but they cost a file descriptor and some memory each, not two threads.
+
+# %% [markdown]
+# ## The model
+#
+# A host with some OSDs, 100 clients per OSD, for a few PG counts (`host_threads`,
+# `headroom` from `models.threads`). Headroom is how many more threads fit under the default
+# `pid_max` of 32,768, before counting any other process on the host:
+
+# %%
+def host_table(clients=100, limit=th.PID_MAX_DEFAULT):
+    rows = []
+    for osds in (8, 12, 24):
+        for pgs in (100, 200, 300):
+            simple = host_threads(osds, clients, pgs)
+            rows.append({"OSDs/host": osds, "PGs/OSD": pgs,
+                         "threads/OSD (Simple)": simple_messenger_threads(clients, pgs),
+                         "host threads (Simple)": simple,
+                         "headroom under pid_max": int(headroom(simple, threads_max=10**9, pid_max=limit)),
+                         "host threads (Async)": host_threads(osds, clients, pgs, messenger="async")})
+    return pd.DataFrame(rows).set_index(["OSDs/host", "PGs/OSD"])
+
+host_table()
+
+# %% [markdown]
+# **One big pool or many small pools?** The 6 × PGs term assumes each PG brings new peers: two
+# per PG in a size-3 pool, three connections per peer (data plus front and back heartbeats). An
+# OSD cannot have more distinct peers than its pool has other OSDs, though
+# (`simple_messenger_threads_in_pool`, our reading of the formula). 100 clients, 200 PGs per OSD:
+
+# %%
+pd.DataFrame([{"pool of": f"{n} OSDs", "peer OSDs at most": min(2 * 200, n - 1),
+               "threads/OSD (Simple)": simple_messenger_threads_in_pool(100, 200, n),
+               "12-OSD host": 12 * simple_messenger_threads_in_pool(100, 200, n)}
+              for n in (1000, 300, 100, 30)]).set_index("pool of")
+
+# %% [markdown]
+# ### Threads per host as clients grow
+# Move the sliders. The dashed line is the kernel limit you pick; where the SimpleMessenger line
+# crosses it, the host's OSDs start failing to create threads. The readout gives the most
+# clients per OSD that fit.
+
+# %% tags=["nbval-ignore-output"]
+LIMITS = {"pid_max default (32,768)": th.PID_MAX_DEFAULT,
+          "pid_max raised (4,194,304)": th.PID_MAX_LIMIT_64BIT,
+          "nproc 65,536 (a common ulimit)": 65536}
+CLIENTS = np.arange(0, 3001, 15)
+
+def threads_readout(osds, pgs, pool_osds, limit):
+    fit = max_clients_per_osd(limit, osds, pgs)
+    return (f"{osds} OSDs x {simple_messenger_threads(100, pgs):,} threads at 100 clients = "
+            f"{host_threads(osds, 100, pgs):,} (Simple) vs {host_threads(osds, 100, pgs, 'async'):,} (Async); "
+            + (f"at most <b>{fit:,}</b> clients per OSD under {limit:,}" if fit >= 0 else
+               f"<b>over {limit:,} with no clients at all</b>"))
+
+threads_plot = LivePlot(
+    x=CLIENTS, xlabel="clients per OSD", ylabel="threads on the host", logy=True, ylim=(100, 1e7),
+    curves={"SimpleMessenger (seed 004)": lambda x, osds, pgs, pool_osds, limit: host_threads(osds, x, pgs),
+            "SimpleMessenger, pool of N OSDs": lambda x, osds, pgs, pool_osds, limit: osds * simple_messenger_threads_in_pool(x, pgs, pool_osds),
+            "AsyncMessenger (measured 59/OSD)": lambda x, osds, pgs, pool_osds, limit: host_threads(osds, x, pgs, "async"),
+            "kernel limit": lambda x, osds, pgs, pool_osds, limit: np.full(x.shape, float(limit))},
+    controls={"osds": W.IntSlider(value=12, min=1, max=36, description="OSDs/host"),
+              "pgs": W.IntSlider(value=200, min=10, max=400, step=10, description="PGs/OSD"),
+              "pool_osds": W.IntSlider(value=30, min=3, max=1000, description="pool OSDs (N)"),
+              "limit": W.Dropdown(options=LIMITS, value=th.PID_MAX_DEFAULT, description="limit")},
+    readout=threads_readout)
+threads_plot.lines["kernel limit"].set_linestyle("--")
+threads_plot.update()
+threads_plot
+
+# %% [markdown]
+# ## Exercises
+# Use `simple_messenger_threads`, `simple_messenger_threads_in_pool`, `host_threads`,
+# `max_clients_per_osd` and `async_messenger_threads`, then run the check cell under each answer.
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q1
+# points: 1
+
+# %% [markdown]
+# **Q1.** With SimpleMessenger, how many threads does one OSD run when it serves 200 clients and
+# holds 100 PGs? Store it in `q1_threads`.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q1_threads = simple_messenger_threads(200, 100)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert isinstance(q1_threads, (int, np.integer)), "q1_threads should be a whole number of threads"
+assert q1_threads == 1602, "Two threads per connection: clients, one monitor, and 6 peer connections per PG"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q2
+# points: 2
+
+# %% [markdown]
+# **Q2.** A host has 12 OSDs with 200 PGs each and the default `pid_max` of 32,768. How many
+# clients per OSD can it serve before its OSDs run out of thread IDs? Store it in `q2_clients`.
+# Then, in `q2_osds`, the most OSDs such a host can run at 100 clients per OSD.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q2_clients = max_clients_per_osd(32768, 12, 200)  # SOLUTION
+q2_osds = 32768 // simple_messenger_threads(100, 200)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert q2_clients == 164, "Solve 12 x 2 x (clients + 1 + 6 x 200) <= 32,768 for clients (whole clients, round down)"
+
+# %%
+assert q2_osds == 12, "Divide the limit by one OSD's threads at 100 clients and 200 PGs, rounding down"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q3
+# points: 1
+
+# %% [markdown]
+# **Q3.** Qihoo's fix. 100 clients and 200 PGs per OSD, size 3: threads per OSD when its pool
+# spans 1,000 OSDs, and when it spans 30. Store them in `q3_big_pool` and `q3_small_pool`.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q3_big_pool = simple_messenger_threads_in_pool(100, 200, 1000)  # SOLUTION
+q3_small_pool = simple_messenger_threads_in_pool(100, 200, 30)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert q3_big_pool == 2602, "In a 1,000-OSD pool 200 PGs can bring 400 distinct peers: the seed's 6 x PGs term holds"
+assert q3_small_pool == 376, "In a 30-OSD pool an OSD has at most 29 peers, whatever its PG count"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q4
+# points: 1
+
+# %% [markdown]
+# **Q4.** Before measuring: with AsyncMessenger, how many threads will one OSD run with 32
+# clients? And how many would SimpleMessenger's formula give for 32 clients at 24 PGs per OSD?
+# Store them in `q4_async` and `q4_simple`.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q4_async = async_messenger_threads(32)  # SOLUTION
+q4_simple = simple_messenger_threads(32, 24)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert q4_async == 59, "AsyncMessenger's thread count does not depend on clients: the measured per-OSD constant"
+assert q4_simple == 354, "2 x (32 + 1 + 6 x 24)"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [markdown]
+# ## Measure: threads and connections as clients arrive
+#
+# We make a size-3 pool, find one object name per OSD that has that OSD as its primary (a client
+# talks only to primaries), then bring in 1, 8 and 32 **independent clients**: each is its own
+# librados instance with its own messenger, as separate VMs would be. Every client writes each
+# of those objects at once, so it opens a connection to every OSD. While they write, we sample
+# each OSD's thread count (`/proc/<pid>/status`), and afterwards count its established TCP
+# connections (`/proc/<pid>/fd` sockets matched in `/proc/net/tcp`), split into connections to
+# other daemons and to clients.
+
+# %% tags=["nbval-ignore-output"]
+from pathlib import Path
+from cephlab.lab import LabSession
+from cephlab.connections import (ClientCrowd, connection_counts, max_threads_during,
+                                 primary_object_names, process_threads)
+
+lab = LabSession("05", min_osds=3)
+c = lab.cluster
+assert c.local_daemons, "this measurement reads /proc of the OSDs: use a native cluster (`cephlab up`)"
+limits = th.kernel_thread_limits()
+host_now = sum(1 for _ in Path("/proc").glob("[0-9]*/task/[0-9]*"))
+print(f"this machine: {host_now:,} threads running; kernel.threads-max {limits['threads_max']:,}, "
+      f"kernel.pid_max {limits['pid_max']:,}, RLIMIT_NPROC {limits['nproc'] or 'unlimited'}")
+
+pool = lab.replicated_pool("conn", size=3, pg_num=32)
+targets = primary_object_names(c, pool)
+pgs_here = round(np.mean([o["pgs"] for o in c.osd_df()]))
+print(f"pool {pool}: objects {list(targets.values())} have primaries {[f'osd.{o}' for o in targets]}; "
+      f"{pgs_here} PGs per OSD")
+
+# %% tags=["nbval-ignore-output"]
+STEPS = (0, 1, 8, 32)
+osd_names = [f"osd.{o}" for o in targets]
+
+def snapshot(clients, peak):
+    conns = connection_counts(c)
+    return {"clients": clients,
+            "OSD threads (max during writes)": max(peak[d] for d in osd_names),
+            "client connections per OSD": np.mean([conns[d]["clients"] for d in osd_names]),
+            "daemon connections per OSD": np.mean([conns[d]["daemons"] for d in osd_names]),
+            "all connections per OSD": np.mean([conns[d]["total"] for d in osd_names]),
+            "threads in this notebook": process_threads()}
+
+rows = []
+with ClientCrowd(c) as crowd:
+    for n in STEPS:
+        crowd.grow(n)
+        _, peak = max_threads_during(c, lambda: [crowd.touch(pool, targets.values()) for _ in range(3)] if n else None)
+        rows.append(snapshot(n, peak))
+        print(f"{n:2d} clients: OSD threads {rows[-1]['OSD threads (max during writes)']}, "
+              f"connections per OSD {rows[-1]['all connections per OSD']:.0f}")
+measured = pd.DataFrame(rows).set_index("clients")
+measured
+
+# %% [markdown]
+# ### Model vs measurement
+#
+# The AsyncMessenger model says the threads stay at the measured 59 per OSD, whatever the
+# clients; connections grow by exactly one per client on each OSD it writes to. For contrast,
+# the same clients under SimpleMessenger: seed 004's formula with this cluster's PGs per OSD,
+# and two threads for each connection we actually counted.
+
+# %%
+base_clients = measured.loc[0, "client connections per OSD"]
+threads_cmp = Comparison()
+for n in STEPS[1:]:
+    threads_cmp.add(f"OSD threads, {n} clients", model=async_messenger_threads(n),
+                    measured=measured.loc[n, "OSD threads (max during writes)"], unit="threads", rel_tol=0.1,
+                    why="the thread pools are sized by configuration (op shards, BlueStore, RocksDB), not by "
+                        "clients; another Ceph build or config shifts the constant, it does not add a slope")
+for n in STEPS[1:]:
+    threads_cmp.add(f"client connections per OSD, {n} clients", model=base_clients + n,
+                    measured=measured.loc[n, "client connections per OSD"], unit="connections", rel_tol=0.05,
+                    why="each librados client keeps one connection to each primary it writes to")
+contrast = pd.DataFrame({
+    "AsyncMessenger model": [async_messenger_threads(n) for n in STEPS],
+    "measured": measured["OSD threads (max during writes)"].values,
+    "Simple, seed 004 formula": [simple_messenger_threads(n, pgs_here) for n in STEPS],
+    "Simple, 2 per measured connection": pipe_threads(measured["all connections per OSD"].round().astype(int).values),
+}, index=pd.Index(STEPS, name="clients"))
+
+# %% tags=["nbval-ignore-output"]
+display(threads_cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees"]])
+contrast
+
+# %%
+fig, (ax1, ax2) = plots.figure(ncols=2)
+ax1.plot(STEPS, contrast["Simple, seed 004 formula"], "s--", label="SimpleMessenger, seed 004 formula")
+ax1.plot(STEPS, contrast["Simple, 2 per measured connection"], "^--", label="SimpleMessenger, 2 x measured connections")
+ax1.plot(STEPS, contrast["AsyncMessenger model"], "-", label="AsyncMessenger model")
+ax1.plot(STEPS, contrast["measured"], "o", label="measured (AsyncMessenger)")
+ax1.set(xlabel="clients", ylabel="threads per OSD", title="threads")
+ax1.legend(fontsize=8)
+ax2.plot(STEPS, base_clients + np.array(STEPS) + measured["daemon connections per OSD"].values, "-", label="model: daemons + clients")
+ax2.plot(STEPS, measured["all connections per OSD"], "o", label="measured")
+ax2.set(xlabel="clients", ylabel="TCP connections per OSD", title="connections")
+ax2.legend(fontsize=8)
+for ax in (ax1, ax2):
+    ax.grid(True, alpha=0.3)
+plots.show(fig)
+
+# %%
+threads_cmp.assert_agree()
+assert measured["OSD threads (max during writes)"].nunique() == 1, \
+    f"the OSDs' thread count changed with the clients:\n{measured}"
+print("threads flat, connections one per client: AsyncMessenger decouples threads from connections")
+
+# %% [markdown]
+# ## What the model said, what the cluster did
+#
+# - **Threads**: the AsyncMessenger model said 59 threads per OSD for any number of clients, and
+#   the OSDs kept one constant thread count from 0 to 32 clients, even while all of them wrote.
+# - **Connections**: they did grow, exactly one per client on every OSD it wrote to, on top of
+#   the fixed connections to the other OSDs (data and heartbeats), the monitor and the manager.
+#   Connections are still a cost (a file descriptor, buffers), but no longer two threads each.
+# - **SimpleMessenger** would have needed two threads for each of those connections, and seed
+#   004's worst case adds 12 per PG: at 32 clients that is several times today's count on this
+#   tiny cluster, and on Qihoo's hosts (a dozen OSDs, hundreds of PGs, hundreds of clients) it
+#   reached the 32,768 of `pid_max`. Many small pools capped the peer term; AsyncMessenger
+#   removed the problem.
+# - **Where the threads went**: the notebook's own thread count grew with every client, because
+#   each librados instance starts its own messenger workers and timers. The cost moved to the
+#   clients, one process each in real life, where it is spread over many machines.
+
+# %% [markdown]
+# ## Clean up
+# Deletes the lab's pool (the clients have already disconnected).
+
+# %% tags=["nbval-ignore-output"]
+lab.cleanup()
