@@ -15,6 +15,8 @@ OS_PACKAGES=(ceph-mon ceph-mgr ceph-osd ceph-mds ceph-base ceph-common ceph-fuse
              vagrant vagrant-libvirt ruby shellcheck)    # tests/vagrant: vagrant validate, shellcheck
 # tests/browser: Playwright drives Debian's Chromium (Playwright's own browser download is never used)
 OS_PACKAGES+=(chromium)
+# lab 10: PostgreSQL 15 (postgresql-15 holds initdb, pg_ctl, pgbench) on ext4 over an RBD image
+OS_PACKAGES+=(postgresql postgresql-contrib e2fsprogs)
 
 say() { printf '\033[1m[cephlab]\033[0m %s\n' "$*"; }
 die() { printf '\033[1;31m[cephlab] error:\033[0m %s\n' "$*" >&2; exit 1; }

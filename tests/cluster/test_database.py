@@ -1,0 +1,49 @@
+"""cephlab.database on the real test cluster: PostgreSQL on ext4 over RBD and on the local disk."""
+import os
+import statistics
+
+import pytest
+
+from cephlab import database
+
+pytestmark = pytest.mark.cluster
+
+
+@pytest.fixture
+def bench(lab_cluster):
+    if os.geteuid() != 0:
+        pytest.skip("the Ceph side needs root (loop device and mount)")
+    try:
+        database.pg_bin_dir()
+    except Exception as e:
+        pytest.skip(str(e))
+    with lab_cluster.resources() as r:
+        pool = r.replicated_pool("t_db", size=3, pg_num=8, application=None)
+        b = database.DatabaseBench(lab_cluster, pool, size_mib=256)
+        try:
+            b.setup()
+            yield b
+        finally:
+            b.close()
+
+
+def test_both_servers_commit_and_ceph_flushes_cost_a_replicated_write(bench, lab_cluster):
+    local = statistics.median(database.fsync_latencies_ms(bench.data["local"].parent, writes=50))
+    ceph = statistics.median(database.fsync_latencies_ms(bench.mnt, writes=50))
+    # a Ceph flush waits for a local flush on every OSD plus the round trips: never faster
+    assert ceph > local > 0
+    for name in ("local", "ceph"):
+        run = bench.pgbench(name, clients=2, transactions=40)
+        assert run["transactions"] == 40 and run["tps"] > 0
+        # pgbench's latency is Little's law over its run: clients / tps
+        assert run["latency_ms"] == pytest.approx(2e3 / run["tps"], rel=0.05)
+    assert os.path.ismount(bench.mnt)
+
+
+def test_close_removes_servers_mounts_and_image(bench, lab_cluster):
+    import rbd
+    bench.close()
+    assert not bench.work.exists() and not os.path.ismount(bench.mnt)
+    with lab_cluster.client.handle.open_ioctx(bench.pool) as io:
+        assert bench.image not in rbd.RBD().list(io)
+    bench.close()       # idempotent: a second clean-up finds nothing to do
