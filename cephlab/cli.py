@@ -6,7 +6,7 @@ import importlib
 import sys
 
 # Modules that add sub-commands: each has register(subparsers) and sets func on its parsers.
-COMMAND_MODULES = ("cephlab.cli_cluster", "cephlab.cli_crush")
+COMMAND_MODULES = ("cephlab.cli_cluster", "cephlab.cli_crush", "cephlab.cli_grade")
 
 
 def build_parser():

@@ -1,0 +1,324 @@
+"""Grade filled-in lab notebooks with otter-grader, without the lab's cluster measurements.
+
+    result = grade("submissions/alice/01-redundancy.ipynb")
+    result.score, result.possible, result.questions     # 6.0, 6.0, {"q1": (1.0, 1.0), ...}
+
+How: the notebook's lab (NN-topic) names its solution, solutions/NN-topic.ipynb. The autograder
+is build/autograder/NN-topic.zip when `make student` left one newer than the solution, else a
+fresh `otter assign` into a temporary folder. The notebook is graded by `otter run` (no Docker)
+on a *grading copy* that ends after the last question: the measurements that follow the
+exercises need a cluster, take a minute and are not graded. As a second guard the kernel sees
+$CEPHLAB_NAME set to a cluster that cannot exist, so a cell that still tries to connect fails at
+once (otter carries on past errors) instead of touching the learner's or the class's cluster.
+
+Both notebook kinds grade: a student notebook (otter's `grader.check("qN")` cells) and a
+solution, the otter master notebook (`# BEGIN QUESTION` raw cells), which scores full marks.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .notebooks import AUTOGRADER, SOLUTIONS, solution_notebooks
+
+# A cluster name no lab cluster ever has: connecting to it fails fast with ClusterNotRunning.
+NO_CLUSTER = "grading-without-a-cluster"
+CHECK_CALL = re.compile(r"""grader\.check\(\s*["']([^"']+)["']\s*\)""")
+INIT_CALL = re.compile(r"""otter\.Notebook\(\s*["']([^"']+)\.ipynb["']""")
+SOLUTION_TAIL = re.compile(r"\s*# SOLUTION(?: NO PROMPT)?\s*$")
+LAB_STEM = re.compile(r"(\d\d)-[A-Za-z0-9-]+")
+DIRECTIVE = re.compile(r"#\s*((?:BEGIN|END)\s+(?:QUESTION|SOLUTION|TESTS|PROMPT)|ASSIGNMENT CONFIG)")
+
+
+class GradingError(RuntimeError):
+    """A notebook could not be graded (not a lab notebook, no solution, otter failed)."""
+
+
+@dataclass
+class Result:
+    notebook: Path
+    lab: str
+    questions: dict = field(default_factory=dict)   # {"q1": (score, possible)}
+    seconds: float = 0.0
+
+    @property
+    def score(self):
+        return sum(s for s, _ in self.questions.values())
+
+    @property
+    def possible(self):
+        return sum(p for _, p in self.questions.values())
+
+
+def _source(cell):
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def _raw_directive(cell):
+    """'BEGIN QUESTION', 'END TESTS', ... for an otter raw cell, else None."""
+    if cell["cell_type"] != "raw":
+        return None
+    m = DIRECTIVE.match(_source(cell).strip())
+    return " ".join(m.group(1).split()) if m else None
+
+
+def is_master(nb):
+    """True for an otter master (solution) notebook, False for a student notebook."""
+    return any(_raw_directive(c) == "BEGIN QUESTION" for c in nb["cells"])
+
+
+def read(path):
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+# -- which lab ------------------------------------------------------------------------------------
+def lab_of(notebook, nb=None):
+    """The lab stem (e.g. "01-redundancy") of a notebook: from otter's init cell
+    (`otter.Notebook("01-redundancy.ipynb")`, which survives renaming the file), else from the
+    file name ("alice-01-redundancy (2).ipynb" works), matched against the solutions."""
+    nb = nb if nb is not None else read(notebook)
+    stems = {p.stem for p in solution_notebooks()}
+    for cell in nb["cells"][:3]:
+        m = INIT_CALL.search(_source(cell)) if cell["cell_type"] == "code" else None
+        if m and m.group(1) in stems:
+            return m.group(1)
+    name = Path(notebook).name
+    for stem in sorted(stems, key=len, reverse=True):
+        if stem in name:
+            return stem
+    m = LAB_STEM.search(name)
+    by_number = [s for s in stems if m and s.startswith(m.group(1) + "-")]
+    if len(by_number) == 1:
+        return by_number[0]
+    raise GradingError(f"cannot tell which lab {name} is: name it NN-topic.ipynb like its lab "
+                       f"(one of {', '.join(sorted(stems)) or 'no solutions found'})")
+
+
+def solution_path(lab, solutions=SOLUTIONS):
+    path = Path(solutions) / f"{lab}.ipynb"
+    if not path.exists():
+        raise GradingError(f"no solution {path} for lab {lab}: run `make solutions` (or check the name)")
+    return path
+
+
+# -- the autograder -------------------------------------------------------------------------------
+def otter_assign(solution, out):
+    """`otter assign` of one solution into out/ (student/ and autograder/ folders)."""
+    cmd = [sys.executable, "-m", "otter", "assign", "--no-run-tests", "--no-pdfs", str(solution), str(out)]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise GradingError(f"otter assign failed for {Path(solution).name}:\n{run.stdout}\n{run.stderr}")
+    return Path(out)
+
+
+def autograder_zip(solution, workdir, cached=AUTOGRADER):
+    """The autograder zip for a solution: cached/<lab>.zip if newer than the solution, else a
+    fresh one made by otter assign under workdir."""
+    solution = Path(solution)
+    zipped = Path(cached) / f"{solution.stem}.zip" if cached else None
+    if zipped and zipped.exists() and zipped.stat().st_mtime >= solution.stat().st_mtime:
+        return zipped
+    out = otter_assign(solution, Path(workdir) / f"assign-{solution.stem}")
+    zips = sorted((out / "autograder").glob("*.zip"))
+    if not zips:
+        raise GradingError(f"otter assign made no autograder zip for {solution.name} in {out}")
+    return zips[-1]
+
+
+# -- the grading copy -----------------------------------------------------------------------------
+def grading_copy(nb):
+    """The notebook up to its last question, ready for otter run.
+
+    Student notebook: every cell up to the last `grader.check(...)` cell. Master notebook: the
+    code cells up to the last `# END QUESTION`, without otter's raw cells and test cells (the
+    autograder runs its own tests, hidden ones included)."""
+    nb = copy.deepcopy(nb)
+    cells = nb["cells"]
+    if is_master(nb):
+        ends = [i for i, c in enumerate(cells) if _raw_directive(c) == "END QUESTION"]
+        if not ends:
+            raise GradingError("a master notebook without `# END QUESTION`: the otter format is broken")
+        kept, in_tests = [], False
+        for cell in cells[:ends[-1] + 1]:
+            directive = _raw_directive(cell)
+            if directive in ("BEGIN TESTS", "END TESTS"):
+                in_tests = directive == "BEGIN TESTS"
+            elif cell["cell_type"] == "code" and not in_tests:
+                kept.append(cell)
+            elif cell["cell_type"] == "markdown":
+                kept.append(cell)
+    else:
+        checks = [i for i, c in enumerate(cells) if c["cell_type"] == "code" and CHECK_CALL.search(_source(c))]
+        if not checks:
+            raise GradingError("no `grader.check(...)` cell found: is this a student lab notebook?")
+        kept = cells[:checks[-1] + 1]
+    for cell in kept:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+    nb["cells"] = kept
+    nb["metadata"].pop("widgets", None)
+    return nb
+
+
+def grading_env():
+    env = dict(os.environ, CEPHLAB_GRADING="1", CEPHLAB_NAME=NO_CLUSTER, CEPHLAB_BACKEND="native")
+    env.pop("CEPH_CONF", None)
+    return env
+
+
+def _otter_run(notebook_copy, autograder, out, timeout):
+    cmd = [sys.executable, "-m", "otter", "run", "--no-logo", "-a", str(autograder), "-o", str(out),
+           str(notebook_copy)]
+    try:
+        run = subprocess.run(cmd, capture_output=True, text=True, env=grading_env(), timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise GradingError(f"grading {notebook_copy.name} took longer than {timeout} s: "
+                           "an answer cell may loop forever (raise --timeout if it is just slow)")
+    results = Path(out) / "results.json"
+    if run.returncode != 0 or not results.exists():
+        raise GradingError(f"otter run failed on {notebook_copy.name}:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
+    return json.loads(results.read_text())
+
+
+def parse_results(results):
+    """{"q1": (score, possible)} from otter's results.json (Gradescope format)."""
+    tests = results.get("tests", [])
+    failed = [t for t in tests if t.get("name") == "Autograder Exception"]
+    if failed:
+        raise GradingError("otter could not grade the notebook:\n" + failed[0].get("output", ""))
+    return {t["name"]: (float(t["score"]), float(t["max_score"])) for t in tests if "max_score" in t}
+
+
+def grade(notebook, autograder=None, workdir=None, timeout=300):
+    """Grade one notebook; returns a Result. autograder: a zip (default: found or made for the
+    notebook's lab). workdir: where to make autograders (default: a temporary folder)."""
+    t0 = time.monotonic()
+    notebook = Path(notebook)
+    nb = read(notebook)
+    lab = lab_of(notebook, nb)
+    with tempfile.TemporaryDirectory(prefix="cephlab-grade-") as tmp:
+        tmp = Path(tmp)
+        if autograder is None:
+            autograder = autograder_zip(solution_path(lab), Path(workdir or tmp))
+        copy_path = tmp / "submission" / f"{lab}.ipynb"
+        copy_path.parent.mkdir()
+        copy_path.write_text(json.dumps(grading_copy(nb)), encoding="utf-8")
+        questions = parse_results(_otter_run(copy_path, autograder, tmp, timeout))
+    return Result(notebook, lab, questions, time.monotonic() - t0)
+
+
+# -- answers from the solution (tests, and instructors checking a lab's grading) ------------------
+def solution_answers(master):
+    """{"q1": [code, ...]}: each question's solution cells, as a learner would type them."""
+    answers, question, in_solution = {}, None, False
+    for cell in master["cells"]:
+        directive = _raw_directive(cell)
+        if directive == "BEGIN QUESTION":
+            body = _source(cell).split("\n", 1)[1] if "\n" in _source(cell) else ""
+            question = (yaml.safe_load(body) or {}).get("name")
+        elif directive in ("BEGIN SOLUTION", "END SOLUTION"):
+            in_solution = directive == "BEGIN SOLUTION"
+        elif in_solution and cell["cell_type"] == "code" and question:
+            lines = [SOLUTION_TAIL.sub("", line) for line in _source(cell).splitlines()
+                     if line.strip() not in ("# BEGIN SOLUTION", "# END SOLUTION")]
+            answers.setdefault(question, []).append("\n".join(lines))
+    return answers
+
+
+def question_points(master):
+    """{"q1": points} as the master notebook declares them."""
+    points = {}
+    for cell in master["cells"]:
+        if _raw_directive(cell) == "BEGIN QUESTION":
+            meta = yaml.safe_load(_source(cell).split("\n", 1)[1]) or {}
+            points[meta["name"]] = meta.get("points", 1)
+    return points
+
+
+def answer_cells(student):
+    """{"q1": [cell index, ...]}: a student notebook's answer cells, by the check that follows."""
+    found, pending = {}, []
+    for i, cell in enumerate(student["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        m = CHECK_CALL.search(_source(cell))
+        if m:
+            found.setdefault(m.group(1), []).extend(pending)
+            pending = []
+        elif "otter_answer_cell" in cell.get("metadata", {}).get("tags", []):
+            pending.append(i)
+    return found
+
+
+def fill_answers(student, master, questions):
+    """A copy of a student notebook with the given questions answered from the master."""
+    student = copy.deepcopy(student)
+    answers, cells = solution_answers(master), answer_cells(student)
+    for q in questions:
+        if len(cells.get(q, [])) != len(answers.get(q, [])):
+            raise GradingError(f"{q}: {len(cells.get(q, []))} answer cells in the student notebook, "
+                               f"{len(answers.get(q, []))} solution cells in the master: regenerate labs/ (make student)")
+        for index, code in zip(cells[q], answers[q]):
+            student["cells"][index]["source"] = code
+    return student
+
+
+def copy_notebook(nb, path):
+    Path(path).write_text(json.dumps(nb, indent=1, ensure_ascii=False), encoding="utf-8")
+    return Path(path)
+
+
+
+# -- many notebooks -------------------------------------------------------------------------------
+def find_notebooks(paths):
+    """Notebooks named by paths: files as given, folders searched recursively (no checkpoints)."""
+    found = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            found += sorted(q for q in p.rglob("*.ipynb") if ".ipynb_checkpoints" not in q.parts)
+        elif p.exists():
+            found.append(p)
+        else:
+            raise GradingError(f"{p}: no such notebook or folder")
+    return found
+
+
+def grade_many(notebooks, jobs=2, timeout=300, workdir=None, on_result=None):
+    """Grade notebooks `jobs` at a time (each grading is its own otter run), making each lab's
+    autograder once. Returns [(notebook, Result or GradingError)] in the given order;
+    on_result(notebook, outcome) is called as each one finishes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def attempt(fn, *args, **kw):
+        try:
+            return fn(*args, **kw)
+        except (GradingError, OSError, ValueError) as err:
+            return err if isinstance(err, GradingError) else GradingError(str(err))
+
+    with tempfile.TemporaryDirectory(prefix="cephlab-grade-") as tmp, \
+            ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        workdir = Path(workdir or tmp)
+        labs = {nb: attempt(lab_of, nb) for nb in notebooks}
+        wanted = {lab for lab in labs.values() if isinstance(lab, str)}
+        zips = dict(zip(wanted, pool.map(
+            lambda lab: attempt(lambda: autograder_zip(solution_path(lab), workdir / lab)), wanted)))
+
+        def one(nb):
+            lab = labs[nb]
+            ag = zips.get(lab) if isinstance(lab, str) else lab
+            outcome = ag if isinstance(ag, GradingError) else attempt(grade, nb, autograder=ag, timeout=timeout)
+            if on_result:
+                on_result(nb, outcome)
+            return outcome
+        return list(zip(notebooks, pool.map(one, notebooks)))
