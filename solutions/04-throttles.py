@@ -86,8 +86,9 @@ pd.set_option("display.precision", 3)
 # *d* lets at most 1/*d* requests per second through. Reference: Ceph docs, *OSD throttles*
 # (`doc/dev/osd_internals/osd_throttles.rst`).
 #
-# **BlueStore** (the default since Luminous) has no journal-then-apply split and no page cache
-# in the data path, so it needs none of this. It keeps one plain byte throttle,
+# **BlueStore** (the default since Luminous) writes data straight to its device, bypassing the
+# page cache (small overwrites pass through RocksDB's write-ahead log first, see lab 07), so no
+# pile of dirty pages can build up behind the client's back. It keeps one plain byte throttle,
 # `bluestore_throttle_bytes` (64 MiB), and charges every transaction its bytes *plus*
 # `bluestore_throttle_cost_per_io` per I/O (670,000 on HDD, 4,000 on SSD; Ceph
 # `BlueStore::_txc_calc_cost`, Pacific): the throttle counts I/Os in flight, not data. Deferred
@@ -98,7 +99,8 @@ pd.set_option("display.precision", 3)
 #
 # ### The backoff delay
 # Seed 000 throttled "from 80 %": below we use low = 0.8, high = 0.9 and an expected throughput of
-# 15,000 ops/s (the SSD journal), with high_multiple 1 and max_multiple 10. The delay is per
+# 15,000 ops/s (the SSD journal), with high_multiple 1 and max_multiple 10 (the multiples are our
+# choice; the seed does not give them). The delay is per
 # request (cost 1, the ops throttle); the last column is the rate the throttle lets through.
 
 # %%
