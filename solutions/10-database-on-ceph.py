@@ -1,0 +1,461 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lab 10 — A database on Ceph: commit latency and concurrency
+#
+# **Objectives.** After this lab you can
+# - explain why a SQL database's commit waits for a replicated write on Ceph, and estimate that
+#   commit latency from the write path (client → primary, replicas in parallel, the slowest copy);
+# - predict transactions per second against the number of concurrent clients with a closed-loop
+#   model (one transaction in flight per client), and see why group commit matters;
+# - reproduce seed 002's experiment — a database on Ceph against the same database on a local
+#   disk, 4 to 20 concurrent clients — with PostgreSQL and `pgbench`, and explain the gap.
+#
+# **You need:** the lab cluster (3 OSDs or more; `make lab` starts it), PostgreSQL (`make setup`
+# installs Debian's `postgresql` package) and root on the machine, because the Ceph side is an
+# RBD image mounted through a loop device. About 1 minute.
+
+# %% [raw]
+# # ASSIGNMENT CONFIG
+# init_cell: true
+# check_all_cell: false
+# export_cell: false
+# run_tests: false
+# generate: true
+# tests:
+#   files: true
+
+# %%
+import numpy as np
+import pandas as pd
+import ipywidgets as W
+
+from models import database as db, writepath
+from cephlab.widgets import LivePlot
+from cephlab.compare import Comparison
+from cephlab import plots
+
+pd.set_option("display.precision", 3)
+
+# %% [markdown]
+# ## Background
+#
+# Seed 002 (J. Neudecker, *Running a CEPH-Cluster from a containerized infrastructure*, HAW
+# Hamburg bachelor thesis, 2021) put a MySQL server's storage on Ceph, on a local HDD and on a
+# local SSD, and ran `mysqlslap` with 4 to 20 concurrent users, timing a fixed batch of queries.
+# Ceph took about ten times longer than the HDD and a hundred times longer than the SSD, and —
+# unlike the disks — its time per batch kept falling as users were added. The thesis blames its
+# network set-up, slow USB disks and a busy host. This lab asks the question underneath: what
+# does a database need from storage, and what does Ceph's write path charge for it?
+#
+# **A commit is a synchronous write.** A database acknowledges a commit only once its
+# write-ahead log (WAL) record is durable: PostgreSQL writes the WAL and calls `fdatasync`
+# (its default `wal_sync_method` on Linux), InnoDB does the same with its redo log. On a local
+# disk that costs one device flush. On Ceph it costs one replicated write: the client sends the
+# data to the placement group's primary OSD, the primary writes its copy and forwards it to the
+# replicas *in parallel*, and acknowledges only when the slowest copy is on disk (seed 000,
+# NAVER, OpenStack Days 2017, "write flow"; `models.writepath`). The commit therefore costs about
+# two network round trips, the OSDs' CPU work and one device write — not three device writes
+# one after the other.
+#
+# **Clients wait for their commits.** Each `mysqlslap` user or `pgbench` client sends one
+# transaction and waits for it before sending the next: a *closed loop*. One client alone needs
+# *R0 = CPU time + commit time* per transaction; *N* clients can reach at most *N / R0*
+# transactions per second, until a shared resource (the CPU, the disk) saturates. Those are the
+# asymptotic bounds of a closed queueing network (E. Lazowska et al., *Quantitative System
+# Performance*, 1984, chapter 5). By Little's law a client then sees *N / tps* per transaction.
+#
+# **Group commit.** If every commit needed its own flush, a database could never commit faster
+# than *1 / commit latency*, whatever the number of clients. PostgreSQL and InnoDB flush the WAL
+# for every commit waiting at that moment in one write (PostgreSQL 15 docs, *WAL
+# Configuration*), so more clients share each slow flush — the reason seed 002's Ceph times
+# fell as users were added.
+
+# %% [markdown]
+# ## The model
+#
+# `models.database` builds on `models.writepath`. The table shows commit latencies for a few set-ups
+# (course-defined inputs: a one-way network hop of 0.05 ms on one host, 0.1 ms on a LAN and 0.5 ms
+# on a congested network; a device flush of 0.05 ms for an NVMe SSD with power-loss protection and
+# 8 ms for an HDD; 0.2 ms of OSD CPU per op), and what a closed loop of 4 and 20 clients gets with
+# 1 ms of other work per transaction and group commit. The last column is seed 002's measure:
+# seconds for a batch of 1,024 transactions at 4 clients.
+
+# %%
+CPU_MS = 1.0
+SETUPS = {
+    # name: (commit ms)
+    "local NVMe SSD": 0.05,
+    "local HDD": 8.0,
+    "Ceph size 3, one host, NVMe": db.ceph_commit_ms(0.05, 0.05, 0.2, 3),
+    "Ceph size 3, LAN, NVMe": db.ceph_commit_ms(0.1, 0.05, 0.2, 3),
+    "Ceph size 3, LAN, HDD": db.ceph_commit_ms(0.1, 8.0, 0.2, 3),
+    "Ceph size 3, congested network, HDD": db.ceph_commit_ms(0.5, 8.0, 0.2, 3),
+}
+
+def setup_table(setups=SETUPS, cpu_ms=CPU_MS):
+    rows = []
+    for name, commit in setups.items():
+        r0 = db.transaction_ms(cpu_ms, commit)
+        rows.append({"set-up": name, "commit ms": commit, "R0 ms (1 client)": r0,
+                     "tps, 4 clients": db.closed_loop_tps(4, r0), "tps, 20 clients": db.closed_loop_tps(20, r0),
+                     "tps cap without group commit": db.max_tps(commit_ms=commit, group_commit=False),
+                     "s per 1,024 txns, 4 clients": db.batch_seconds(1024, db.closed_loop_tps(4, r0))})
+    return pd.DataFrame(rows).set_index("set-up")
+
+setup_table()
+
+# %% [markdown]
+# ### Commit latency from the write path
+# Each line is one pool size. Move the device flush time and the OSD CPU time: on fast flash the
+# network and the OSDs' CPU dominate, on HDDs the device does; replicas cost one extra round trip,
+# not one per copy.
+
+# %% tags=["nbval-ignore-output"]
+NET = np.linspace(0.0, 1.0, 201)
+commit_plot = LivePlot(
+    x=NET, xlabel="one-way network hop (ms)", ylabel="commit latency (ms)",
+    curves={f"size {n}": (lambda x, wal_ms, osd_ms, flushes, n=n: db.ceph_commit_ms(x, wal_ms, osd_ms, n, flushes))
+            for n in (1, 2, 3)},
+    controls={"wal_ms": W.FloatLogSlider(value=0.3, base=10, min=-2, max=1.3, description="flush ms"),
+              "osd_ms": W.FloatSlider(value=0.2, min=0, max=3, step=0.05, description="OSD CPU ms"),
+              "flushes": W.IntSlider(value=1, min=1, max=3, description="flushes")},
+    readout=lambda wal_ms, osd_ms, flushes: (
+        f"at a 0.1 ms hop: size 3 commits in {db.ceph_commit_ms(0.1, wal_ms, osd_ms, 3, flushes):.2f} ms, "
+        f"a local flush takes {wal_ms * flushes:.2f} ms"))
+commit_plot
+
+# %% [markdown]
+# ### Transactions per second against clients
+# Local disk and Ceph side by side, with the CPU ceiling of the database host. Untick group
+# commit to see the flush become the bottleneck.
+
+# %% tags=["nbval-ignore-output"]
+CLIENTS = np.arange(1, 33)
+
+def tps_curve(x, commit_ms, cpu_ms, cores, group_commit):
+    ceiling = db.max_tps(cpu_ms, cores, commit_ms, group_commit)
+    return db.closed_loop_tps(x, db.transaction_ms(cpu_ms, commit_ms), ceiling)
+
+tps_plot = LivePlot(
+    x=CLIENTS, xlabel="concurrent clients", ylabel="transactions per second",
+    curves={"local disk": lambda x, local_ms, ceph_ms, cpu_ms, cores, group_commit: tps_curve(x, local_ms, cpu_ms, cores, group_commit),
+            "Ceph": lambda x, local_ms, ceph_ms, cpu_ms, cores, group_commit: tps_curve(x, ceph_ms, cpu_ms, cores, group_commit)},
+    controls={"local_ms": W.FloatLogSlider(value=0.3, base=10, min=-2, max=1.3, description="local commit ms"),
+              "ceph_ms": W.FloatLogSlider(value=5.0, base=10, min=-1, max=2, description="Ceph commit ms"),
+              "cpu_ms": W.FloatSlider(value=1.0, min=0.1, max=5, step=0.1, description="CPU ms/txn"),
+              "cores": W.IntSlider(value=2, min=1, max=32, description="cores"),
+              "group_commit": W.Checkbox(value=True, description="group commit")},
+    readout=lambda local_ms, ceph_ms, cpu_ms, cores, group_commit: (
+        f"20 clients: local {tps_curve(20, local_ms, cpu_ms, cores, group_commit):,.0f} tps, "
+        f"Ceph {tps_curve(20, ceph_ms, cpu_ms, cores, group_commit):,.0f} tps; "
+        f"1,024 transactions take {db.batch_seconds(1024, tps_curve(20, ceph_ms, cpu_ms, cores, group_commit)):.2f} s on Ceph"))
+tps_plot
+
+# %% [markdown]
+# ## Exercises
+# Answer with `models.database` (`db.ceph_commit_ms`, `db.transaction_ms`, `db.closed_loop_tps`,
+# `db.max_tps`, `db.latency_ms`, `db.batch_seconds`), then run the check cell under each.
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q1
+# points: 1
+
+# %% [markdown]
+# **Q1.** A pool of size 3 on a LAN: a one-way hop takes 0.1 ms, each OSD spends 0.2 ms of CPU per
+# op and flushes its WAL in 0.5 ms. What is the commit latency of one flush (`q1_commit_ms`)? And
+# if the database's file system needs two flushes per commit, one after the other
+# (`q1_two_flushes_ms`)?
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q1_commit_ms = db.ceph_commit_ms(0.1, 0.5, 0.2, 3)  # SOLUTION
+q1_two_flushes_ms = db.ceph_commit_ms(0.1, 0.5, 0.2, 3, flushes=2)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert abs(q1_commit_ms - 1.3) < 1e-6, "hop + OSD CPU + the longer of (own flush, round trip to the replicas incl. their CPU and flush) + hop"
+assert abs(q1_two_flushes_ms - 2.6) < 1e-6, "Serial flushes add up: each one is a whole replicated write"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q2
+# points: 2
+
+# %% [markdown]
+# **Q2.** With that 1.3 ms commit and 2 ms of other work per transaction, how many transactions
+# per second do 4 clients get (`q2_tps_4`), and 20 clients if the database host's CPU caps it at
+# 3,000 tps (`q2_tps_20`)? How long does seed 002's batch of 1,024 transactions take at 4
+# clients (`q2_batch_s`)?
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q2_tps_4 = db.closed_loop_tps(4, db.transaction_ms(2.0, 1.3))  # SOLUTION
+q2_tps_20 = db.closed_loop_tps(20, db.transaction_ms(2.0, 1.3), 3000)  # SOLUTION
+q2_batch_s = db.batch_seconds(1024, q2_tps_4)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert abs(q2_tps_4 - 1212.12) < 0.5, "One client alone needs R0 = other work + commit; N clients reach N / R0"
+
+# %%
+assert abs(q2_tps_20 - 3000) < 0.5, "20 / 3.3 ms is more than the CPU allows: the ceiling wins"
+assert abs(q2_batch_s - 0.8448) < 0.001, "Seconds = transactions / tps"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q3
+# points: 1
+
+# %% [markdown]
+# **Q3.** Without group commit, each commit needs its own flush. With a 6 ms commit on Ceph, what is
+# the most transactions per second the log allows (`q3_cap`)? A run with 20 clients reports an
+# average of 30 ms per transaction: how many tps is that (`q3_tps_20`, Little's law), and could
+# it happen without group commit (`q3_possible`, True or False)?
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q3_cap = db.max_tps(commit_ms=6.0, group_commit=False)  # SOLUTION
+q3_tps_20 = 20 * 1000 / 30  # SOLUTION
+q3_possible = bool(q3_tps_20 <= q3_cap)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert abs(q3_cap - 166.67) < 0.1, "One flush at a time: 1000 ms / commit ms"
+assert abs(q3_tps_20 - 666.67) < 0.1, "Little's law: tps = clients / time per transaction (in seconds)"
+assert q3_possible is False or q3_possible == False, "666 commits per second need several commits per flush"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q4
+# points: 1
+
+# %% [markdown]
+# **Q4.** Seed 002 measured Ceph about 100× slower than a local SSD. Say the SSD commits in 0.1 ms
+# and a transaction has 1 ms of other work. What commit latency on Ceph (ms) would make one
+# client's transaction 100× slower than on the SSD (`q4_commit_ms`)? Is that closer to a
+# replicated write on a LAN (about 1-2 ms) or to ten HDD flushes in a row (`q4_looks_like`:
+# `"LAN write"` or `"many slow flushes"`)?
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q4_commit_ms = 100 * db.transaction_ms(1.0, 0.1) - 1.0  # SOLUTION
+q4_looks_like = "many slow flushes" if q4_commit_ms > 20 else "LAN write"  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert abs(q4_commit_ms - 109) < 0.01, "Solve 1 + commit = 100 x (1 + 0.1) for the commit"
+assert q4_looks_like == "many slow flushes", "A healthy replicated write costs a few ms; 109 ms means something much slower in the path"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [markdown]
+# ## Measure: PostgreSQL on Ceph and on the local disk
+#
+# `cephlab.database.DatabaseBench` builds both sides. The Ceph side is an RBD image in a size-3
+# pool, exposed as a file by `rbd-fuse`, turned into a block device by a loop device and
+# formatted ext4 — a VM with an RBD disk sees the same stack (this kernel has no `rbd` module).
+# The local side is a folder on the disk under the cluster's OSDs. One database (pgbench's tables
+# at scale 1: 100,000 accounts) is created locally and copied to Ceph; then one PostgreSQL 15
+# server runs on each, with durable commits (`fsync` and `synchronous_commit` on). As root the
+# servers run as the `postgres` user (PostgreSQL refuses root).
+#
+# First the commit's building block on each side: an 8 KiB write + `fdatasync` into a
+# preallocated file, as PostgreSQL writes its WAL, 100 times. On the Ceph side we also count the
+# OSDs' CPU time.
+
+# %% tags=["nbval-ignore-output"]
+from tqdm.auto import tqdm
+
+from cephlab.lab import LabSession, connect
+from cephlab.database import DatabaseBench, remove_leftovers_of
+from cephlab.diskbench import cpu_meter
+
+c = connect()
+remove_leftovers_of(c)          # servers and mounts of an unfinished run, before its pool goes
+lab = LabSession("10", min_osds=3, cluster=c)
+pool = lab.replicated_pool("db", size=3, pg_num=32, application=None)
+bench = DatabaseBench(c, pool)
+bench.setup()
+fsync_local = bench.fsync_ms("local")
+with cpu_meter(c) as probe_cpu:
+    fsync_ceph = bench.fsync_ms("ceph")
+osd_ms_per_op = 1e3 * probe_cpu["osd_s"] / (100 * 3)      # 100 writes, each on 3 OSDs
+pd.DataFrame({"ms per 8 KiB write + fdatasync": {"local disk": fsync_local, "Ceph (RBD, size 3)": fsync_ceph}})
+
+# %% [markdown]
+# Now seed 002's sweep with `pgbench` (its "simple-update" script: an UPDATE of one random
+# account, a SELECT, an INSERT into a history table, then COMMIT). Each batch is 256
+# transactions in all, shared by 1, 4, 8, 12, 16 or 20 clients (seed 002 went from 4 to 20; the
+# single client gives *R0*).
+
+# %% tags=["nbval-ignore-output"]
+SWEEP = [1, 4, 8, 12, 16, 20]
+BATCH = 256
+runs = []
+for n in tqdm(SWEEP, desc="pgbench, local and Ceph"):
+    for name in ("local", "ceph"):      # side by side, so both see the same moment of the host
+        runs.append({"storage": name, **bench.pgbench(name, n, BATCH)})
+runs = pd.DataFrame(runs)
+runs["s per batch"] = runs["transactions"] / runs["tps"]
+runs.pivot(index="clients", columns="storage", values=["tps", "latency_ms", "s per batch"])
+
+# %% [markdown]
+# ### Model vs measurement
+#
+# The model takes two measured inputs: each side's flush latency (above), and the time a
+# transaction spends on everything but its commit, from the local single-client run
+# (*R0,local − flush,local*). It predicts the single client's time on Ceph. Then, with each
+# side's measured single-client time as *R0*, the closed-loop bound *N / R0* is a ceiling every
+# run with more clients must stay under.
+
+# %% tags=["nbval-ignore-output"]
+meas = {(r.storage, r.clients): r for r in runs.itertuples()}
+other_ms = max(meas["local", 1].latency_ms - fsync_local, 0.0)
+r0 = {"local": db.transaction_ms(other_ms, fsync_local), "ceph": db.transaction_ms(other_ms, fsync_ceph)}
+cmp = Comparison()
+cmp.add("Ceph, 1 client: ms per transaction", model=r0["ceph"], measured=meas["ceph", 1].latency_ms,
+        unit="ms", rel_tol=0.5,
+        why="the inputs come from separate short runs, and on 2 shared cores the OSDs' CPU work for "
+            "each flush competes with PostgreSQL's, adding run-queue waits the sum leaves out")
+for name in ("local", "ceph"):
+    r0_measured = meas[name, 1].latency_ms
+    for n in SWEEP[1:]:
+        cmp.add_bound(f"{name}, {n} clients: tps <= N / R0", bound=db.closed_loop_tps(n, r0_measured),
+                      measured=meas[name, n].tps, unit="tps", rel_tol=0.3,
+                      why="R0 comes from one short single-client run; a busy moment during it "
+                          "lowers the bound by tens of percent")
+cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees"]]
+
+# %% tags=["nbval-ignore-output"]
+fig, (ax1, ax2) = plots.figure(ncols=2)
+x = np.arange(1, 21)
+for name, color in (("local", "tab:blue"), ("ceph", "tab:red")):
+    sel = runs[runs.storage == name]
+    ax1.plot(sel.clients, sel["s per batch"], "o-", color=color, label=f"{name}: measured")
+    ax1.plot(x, db.batch_seconds(BATCH, db.closed_loop_tps(x, meas[name, 1].latency_ms)), "--",
+             color=color, label=f"{name}: model bound N / R0")
+    ax2.plot(sel.clients, sel.latency_ms, "o-", color=color, label=f"{name}: measured")
+ax1.set(xlabel="concurrent clients", ylabel=f"seconds per {BATCH} transactions", yscale="log",
+        title="time per batch (seed 002's measure)")
+ax2.set(xlabel="concurrent clients", ylabel="ms per transaction", title="latency a client sees")
+for ax in (ax1, ax2):
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7)
+plots.show(fig)
+
+# %%
+cmp.assert_agree()
+
+# %% [markdown]
+# Group commit is visible in the numbers: without it Ceph could not commit faster than one
+# flush at a time.
+
+# %%
+no_group_cap = db.max_tps(commit_ms=fsync_ceph, group_commit=False)
+best_ceph = runs[runs.storage == "ceph"].tps.max()
+assert best_ceph > 1.2 * no_group_cap, (
+    f"Ceph reached {best_ceph:.0f} tps, not clearly above one flush at a time ({no_group_cap:.0f} tps): "
+    "group commit should let several commits share a flush")
+print("Ceph's best run committed more than 1.2x the one-flush-at-a-time limit: commits shared flushes")
+
+# %% [markdown]
+# Where does a Ceph flush's time go? The write-path model with this host's numbers: a loopback hop
+# (0.05 ms), the local flush as each OSD's own WAL write, and the OSD CPU time per op counted
+# during the probe. On a 2-core host the OSDs also wait for a free core, which the sum leaves out.
+
+# %% tags=["nbval-ignore-output"]
+parts = writepath.write_path_steps(0.05, fsync_local, osd_ms_per_op, 3)
+steps = pd.DataFrame(parts, columns=["step", "ms", "on critical path"]).set_index("step")
+print(f"model {db.ceph_commit_ms(0.05, fsync_local, osd_ms_per_op, 3):.2f} ms, measured {fsync_ceph:.2f} ms per flush")
+steps
+
+# %% [markdown]
+# ## What the model said, what the cluster did
+#
+# - **A commit on Ceph costs a replicated write.** Here an 8 KiB write + `fdatasync` took a few
+#   milliseconds on the RBD image and well under a millisecond on the local disk: the local
+#   flush plus the OSDs' CPU work and the wait for the slowest replica, all on two shared cores.
+# - **One client sees the commit latency directly.** *R0 = other work + commit* predicted the
+#   single client's time on Ceph from the two flush measurements; the local/Ceph gap at one
+#   client is the gap between the flushes.
+# - **More clients help Ceph more than the local disk.** Every measurement stayed under the
+#   closed-loop bound *N / R0*. The local server saturates its CPU after a few clients (its time
+#   per batch stops falling), while on Ceph the time per batch keeps falling from 4 to 20 clients,
+#   because group commit lets the waiting clients share each slow flush — the trend seed 002
+#   reports for Ceph. Real runs stay below the bound: a commit that arrives during a flush waits
+#   for the next one.
+# - **Seed 002's 10-100× gap was not Ceph's write path.** A healthy replicated write costs one
+#   or two network round trips plus a device flush — a few ms at most on a LAN. Commits a hundred
+#   times slower than a local SSD point to what the thesis itself suspected: packets routed out
+#   through the switch and back, USB disks behind iSCSI, and a saturated host.
+
+# %% [markdown]
+# ## Clean up
+# Stops both servers, unmounts the file system, detaches the loop device, unmounts rbd-fuse,
+# deletes the image, the work folder and the pool.
+
+# %% tags=["nbval-ignore-output"]
+bench.close()
+lab.cleanup()
