@@ -246,6 +246,22 @@ def question_points(master):
     return points
 
 
+def questions_without_hidden_tests(master):
+    """Questions of a master notebook with no test cell starting with `# HIDDEN`."""
+    missing, question, in_tests, hidden = [], None, False, False
+    for cell in master["cells"]:
+        directive = _raw_directive(cell)
+        if directive == "BEGIN QUESTION":
+            question, hidden = (yaml.safe_load(_source(cell).split("\n", 1)[1]) or {}).get("name"), False
+        elif directive in ("BEGIN TESTS", "END TESTS"):
+            in_tests = directive == "BEGIN TESTS"
+        elif directive == "END QUESTION" and question and not hidden:
+            missing.append(question)
+        elif in_tests and cell["cell_type"] == "code" and _source(cell).lstrip().startswith("# HIDDEN"):
+            hidden = True
+    return missing
+
+
 def answer_cells(student):
     """{"q1": [cell index, ...]}: a student notebook's answer cells, by the check that follows."""
     found, pending = {}, []
