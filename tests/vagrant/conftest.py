@@ -18,11 +18,12 @@ def need(tool):
     return path
 
 
-@pytest.fixture
-def vagrant_env(tmp_path):
-    """Environment for `vagrant`: its home, the export folder (the ssh key) in tmp_path."""
-    env = {**os.environ, "VAGRANT_HOME": str(tmp_path / "vagrant-home"),
-           "CEPHLAB_VAGRANT_EXPORT": str(tmp_path / "export"), "VAGRANT_CHECKPOINT_DISABLE": "1"}
+@pytest.fixture(scope="module")
+def vagrant_env(tmp_path_factory):
+    """Environment for `vagrant`: its home and the export folder (the ssh key), shared by a module."""
+    tmp = tmp_path_factory.mktemp("vagrant")
+    env = {**os.environ, "VAGRANT_HOME": str(tmp / "vagrant-home"),
+           "CEPHLAB_VAGRANT_EXPORT": str(tmp / "export"), "VAGRANT_CHECKPOINT_DISABLE": "1"}
     env.pop("CEPHLAB_VAGRANT_SETTINGS", None)
     env.pop("VAGRANT_DEFAULT_PROVIDER", None)
     return env

@@ -67,6 +67,7 @@ def test_virtualbox_section_is_really_checked(fake_virtualbox, tmp_path):
 
 
 def test_ssh_key_made_once_and_valid(vagrant_env, tmp_path):
+    vagrant_env = {**vagrant_env, "CEPHLAB_VAGRANT_EXPORT": str(tmp_path / "export")}
     out = validate(vagrant_env, "libvirt")
     assert out.returncode == 0, out.stdout + out.stderr
     key = tmp_path / "export" / "ssh" / "id_cephlab"
@@ -92,9 +93,15 @@ def test_other_settings(provider, vagrant_env, fake_virtualbox, tmp_path):
                                     "libvirt_driver": "qemu", "offline": "always"}))
     out = validate({**env, "CEPHLAB_VAGRANT_SETTINGS": str(path)}, provider)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_node_one_comes_up_last(fake_virtualbox, tmp_path):
+    env = fake_virtualbox[0]
+    path = tmp_path / "five.yml"
+    path.write_text("nodes: 5\n")
     status = subprocess.run(["vagrant", "status", "--machine-readable"], cwd=VAGRANT_DIR,
                             env={**env, "CEPHLAB_VAGRANT_SETTINGS": str(path),
-                                 "VAGRANT_DEFAULT_PROVIDER": provider},
+                                 "VAGRANT_DEFAULT_PROVIDER": "virtualbox"},
                             capture_output=True, text=True, timeout=120)
     names = [line.split(",")[1] for line in status.stdout.splitlines() if ",state," in line]
     # node 1 comes up last: it bootstraps the cluster once the others run
