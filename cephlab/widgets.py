@@ -105,11 +105,12 @@ class LivePlot:
         return self.last_update_ms
 
     def _rescale(self):
+        # x always follows the data: the lines start as NaN, so matplotlib's first x range is
+        # +-0.05 and every line would stay off-screen under a fixed ylim.
+        self.ax.relim()
+        self.ax.autoscale_view(scaley=self.ylim is None)
         if self.ylim is not None:
             self.ax.set_ylim(*self.ylim)
-            return
-        self.ax.relim()
-        self.ax.autoscale_view()
 
     def widget(self):
         box = W.VBox([W.HBox(list(self.controls.values())), self.canvas, self.readout])
