@@ -406,7 +406,7 @@ primary, replicas = where["acting_primary"], [o for o in where["acting"] if o !=
 print(f"object hello-ceph -> PG {where['pgid']} -> acting set {where['acting']}: "
       f"primary osd.{primary}, replicas {', '.join(f'osd.{o}' for o in replicas)}")
 
-osd_ids = [int(o) for o in c.ceph("osd", "ls")]
+osd_ids = [n["id"] for n in c.ceph("osd", "tree")["nodes"] if n["type"] == "osd" and n["status"] == "up"]
 def write_counters():
     return {o: {k: c.perf_dump(o)["osd"][k] for k in ("op_w", "subop_w")} for o in osd_ids}
 
