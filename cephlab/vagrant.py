@@ -216,7 +216,7 @@ def connect(cls, dir=None):
     state = {"name": meta.get("name", "vagrant"), "backend": "vagrant", "status": "ready",
              "fsid": meta.get("fsid"), "nodes": meta.get("nodes", {}), "osds": []}
     (d / "tmp").mkdir(exist_ok=True)
-    cluster = cls(d, state)
+    cluster = _vagrant_class(cls)(d, state)
     try:
         state["osds"] = sorted(cluster.client.mon("osd ls"))
     except ClusterError as e:
@@ -224,6 +224,58 @@ def connect(cls, dir=None):
         raise ClusterNotRunning(f"the Vagrant cluster of {d} does not answer ({e}); are the VMs "
                                 "running? `cephlab up --backend vagrant` starts them") from e
     return cluster
+
+
+# -- faults on daemons in VMs: through cephadm (orchestrator) and systemd, not local PIDs ----------
+def osd_host(cluster, osd_id):
+    """The node that runs osd.N (from the CRUSH location)."""
+    return cluster.client.mon("osd find", id=int(osd_id))["crush_location"]["host"]
+
+
+def node_command(host, command):
+    """Run a shell command as root on a node (`vagrant ssh`); its output."""
+    exe = shutil.which("vagrant")
+    if not exe:
+        raise SetupError(f"vagrant is not installed: {INSTALL_HINT}")
+    proc = subprocess.run([exe, "ssh", host, "-c", f"sudo {command}"], cwd=VAGRANT_DIR,
+                          capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        raise ClusterError(f"on {host}: `{command}` failed: {(proc.stderr or proc.stdout).strip()[-300:]}")
+    return proc.stdout
+
+
+def _vagrant_class(base):
+    """Cluster (base) with the faults that need the daemons' host done through cephadm."""
+
+    class VagrantCluster(base):
+        def stop_osd(self, osd_id, wait=True):
+            """Stop osd.N politely: `ceph orch daemon stop` (systemd stops its container)."""
+            self._osd_state(osd_id)
+            self.ceph("orch", "daemon", "stop", f"osd.{osd_id}")
+            if wait:
+                self.wait_osd(osd_id, up=False, timeout=120)
+
+        def kill_osd(self, osd_id, wait=True):
+            """SIGKILL osd.N's container (a crash), then keep systemd from restarting it."""
+            self._osd_state(osd_id)
+            unit = f"ceph-{self.state['fsid']}@osd.{osd_id}.service"
+            node_command(osd_host(self, osd_id),
+                         f"sh -c 'systemctl kill --signal=SIGKILL {unit}; systemctl stop {unit}'")
+            if wait:
+                self.wait_osd(osd_id, up=False, timeout=120)
+
+        def start_osd(self, osd_id, wait=True):
+            self._osd_state(osd_id)
+            self.ceph("orch", "daemon", "start", f"osd.{osd_id}")
+            if wait:
+                self.wait_osd(osd_id, up=True, timeout=180)
+
+        def add_osd(self, wait=True):
+            raise ClusterError("the Vagrant cluster makes one OSD per extra disk: raise osd_disks "
+                               "in vagrant/settings.yml, then `vagrant reload --provision` in vagrant/")
+
+    VagrantCluster.__name__ = VagrantCluster.__qualname__ = "Cluster"
+    return VagrantCluster
 
 
 # -- the `cephlab ... --backend vagrant` commands (dispatched from cli_cluster) ---------------
@@ -313,12 +365,13 @@ def print_status(c):
 SMOKE_POOL = "cephlab-smoke"
 
 
-def smoke_check(cluster, osds=None, hosts=None, failure_domain="host", bench_seconds=5):
+def smoke_check(cluster, osds=None, hosts=None, failure_domain="host", bench_seconds=5,
+                faults=True):
     """Check a cluster through the API a lab uses; returns {check: result}, raises ClusterError.
 
     HEALTH_OK; `osds` OSDs up and in; `hosts` hosts in the CRUSH map; the default rule picks
     leaves of type `failure_domain`; a size-3 pool takes checksummed objects and reads them back;
-    `rados bench` writes; the pool is removed again.
+    `rados bench` writes; (faults) the last OSD stops and starts again; the pool is removed.
     """
     out = {"health": cluster.health()}
     if out["health"] != "HEALTH_OK":
@@ -344,6 +397,11 @@ def smoke_check(cluster, osds=None, hosts=None, failure_domain="host", bench_sec
         out["objects_verified"] = len(manifest)
         bench = cluster.rados_bench(SMOKE_POOL, bench_seconds, block_size=4096, threads=8)
         out["bench_write_iops"] = round(bench.iops, 1)
+        if faults:
+            last = max(cluster.state["osds"])
+            cluster.stop_osd(last)
+            cluster.start_osd(last)
+            out["osd_stopped_and_started"] = last
     return out
 
 

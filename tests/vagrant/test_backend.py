@@ -10,7 +10,7 @@ import pytest
 
 from cephlab import vagrant
 from cephlab.api import Cluster
-from cephlab.errors import ClusterNotRunning
+from cephlab.errors import ClusterError, ClusterNotRunning
 from .conftest import ROOT, VAGRANT_DIR, need
 
 CEPHLAB = [sys.executable, "-m", "cephlab.cli"]
@@ -96,6 +96,9 @@ def test_connect_through_the_export(exported, lab_cluster):
         assert c.state["osds"] == sorted(lab_cluster.state["osds"])
         assert c.health() == lab_cluster.health()
         assert c.env() == {"CEPH_CONF": str(exported / "ceph.conf")}
+        assert isinstance(c, Cluster)
+        with pytest.raises(ClusterError, match="raise osd_disks in vagrant/settings.yml"):
+            c.add_osd()                        # OSDs come from disks in VMs, not from this host
     finally:
         c.close()
 
@@ -123,7 +126,7 @@ def test_smoke_check_through_the_export(exported, lab_cluster):
     c = Cluster.connect(backend="vagrant", dir=exported)
     try:
         result = vagrant.smoke_check(c, osds=len(lab_cluster.state["osds"]), hosts=1,
-                                     failure_domain="osd", bench_seconds=2)
+                                     failure_domain="osd", bench_seconds=2, faults=False)
     finally:
         c.close()
     assert result["objects_verified"] == 20
