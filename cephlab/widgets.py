@@ -13,6 +13,7 @@ back to a PNG in an Image widget, slower but still in place.
 """
 from __future__ import annotations
 
+import base64
 import io
 import time
 
@@ -117,11 +118,23 @@ class LivePlot:
         box.add_class("cephlab-liveplot")
         return box
 
-    def show(self):
+    def png(self):
+        """The figure as it is now, as PNG bytes."""
+        buf = io.BytesIO()
+        self.fig.savefig(buf, format="png")
+        return buf.getvalue()
+
+    def _display(self):
+        # The widget view plus a PNG snapshot in one output: JupyterLab shows the live widget,
+        # static viewers (the course site, GitHub, nbconvert) show the snapshot instead.
         from IPython.display import display
-        display(self.widget())
+        bundle = dict(self.widget()._repr_mimebundle_())
+        bundle["image/png"] = base64.b64encode(self.png()).decode("ascii")
+        display(bundle, raw=True)
+
+    def show(self):
+        self._display()
         return self
 
     def _ipython_display_(self):  # `plot` alone on the last line of a cell shows it
-        from IPython.display import display
-        display(self.widget())
+        self._display()
