@@ -512,18 +512,22 @@ for n, row in spread.iterrows():
     placement.add(f"PGs on the fullest OSD, pg_num {n} (CRUSH model)",
                   model=max(row["CRUSH model"]), measured=row["fullest (cluster)"], rel_tol=0,
                   why="the CRUSH model computes the very same placement")
-for n, row in spread.iterrows():
-    tol = 3 * pl.pg_count_stats(n, 3, osds_before).std / row["fullest expected (statistics)"]
-    placement.add(f"fullest / mean, pg_num {n} (statistics)", model=row["fullest/mean expected"],
-                  measured=row["fullest/mean (cluster)"], rel_tol=round(float(tol), 3),
-                  why="one pool is one random draw: 3 standard deviations of an OSD's count")
+# Spread: the squared deviations of all pools' counts from their means, over what the model's
+# variance predicts (1.0 on average; treating copies as independent would predict about 3).
+squares = sum(((np.array(row["PGs per OSD (cluster)"]) - row["mean"]) ** 2).sum() for _, row in spread.iterrows())
+expected_squares = sum(osds_before * pl.pg_count_stats(n, 3, osds_before).std ** 2 for n in spread.index)
+placement.add("spread: measured / model variance of PGs per OSD", model=1.0,
+              measured=squares / expected_squares, rel_tol=1.75,
+              why="3 pools x 4 counts estimate a variance to about ±57 % (1 sigma, CRUSH model "
+                  "over 133 draws); ±175 % still rejects the copies-independent model's 3.0")
 placement.add("PGs whose up set changed (CRUSH model)", model=len(model_changed),
               measured=len(live_changed), rel_tol=0, why="exact prediction from the edited map")
 placement.add("copies moved (CRUSH model)", model=model_new, measured=live_new, rel_tol=0,
               why="exact prediction from the edited map")
 placement.add("share of copies moved vs the least possible", model=least.shards_moved,
-              measured=live_new / total_copies, rel_tol=round(float(3 * noise), 3),
-              why="straw2 moves only what the new OSD must hold; 3 sigma of the PG draw")
+              measured=live_new / total_copies, rel_tol=round(float(0.04 + 3 * noise), 3),
+              why="straw2 moves little beyond what the new OSD must hold (+4 % from retried draws "
+                  "in the CRUSH model); plus 3 sigma of the PG draw")
 placement.table()[["model", "measured", "measured/model", "tolerance", "agrees"]]
 
 # %% tags=["nbval-ignore-output"]
@@ -554,8 +558,10 @@ placement.assert_agree()
 #   is no lookup table to consult, which is seed 000's "no metadata bottleneck".
 # - **Spread.** With 16 PGs on 4 OSDs the fullest OSD carries several PGs more than the average;
 #   with 128 it is a few percent. The statistics of distinct-OSD sets predict the size of that
-#   excess (one pool is one draw, so only to within its noise); CRUSH itself predicts the exact
-#   counts. Seed 002's `MIN/MAX VAR 0.66/1.36` is what too few PGs per OSD looks like.
+#   spread (its variance, pooled over the three pools, only to within the noise of one draw per
+#   pool — treating copies as independent would have predicted three times the variance);
+#   CRUSH itself predicts the exact counts. Seed 002's `MIN/MAX VAR 0.66/1.36` is what too few
+#   PGs per OSD looks like.
 # - **Growth.** When a fifth OSD joined, about 60 % of the PGs changed their set but only about
 #   20 % of the copies moved — about one copy per changed PG, almost all of them to the new OSD.
 #   That is close to the least any placement could move (a few PGs also swap an old OSD when a
