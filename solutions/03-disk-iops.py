@@ -475,11 +475,11 @@ cmp.assert_agree()
 # ## What the model said, what the cluster did
 #
 # - **Seed 000's rule, fed with fio's device speed, over-predicts several times.** The disk under
-#   the OSDs is a virtual disk on flash: >10,000 direct 4 KiB writes per second at queue depth 16.
-#   Every OSD of this lab shares that one disk, so the rule gives *device IOPS × 1 disk /
-#   (3 replicas × 2 WAL writes)* ≈ 2,300 client writes per second, and seed 004's 10^4 IOPS per
-#   core says two cores would allow 20,000. `rados bench` reaches a few hundred to about a
-#   thousand (the native-cluster note: 984 at 16 threads).
+#   the OSDs is a virtual disk on flash: many thousands of direct 4 KiB writes per second at queue
+#   depth 16. Every OSD of this lab shares that one disk, so the rule gives *device IOPS × 1 disk
+#   / (3 replicas × 2 WAL writes)*, one to a few thousand client writes per second, and seed
+#   004's 10^4 IOPS per core says two cores would allow 20,000. `rados bench` reaches a few
+#   hundred to about a thousand (the native-cluster note: 984 at 16 threads).
 # - **The CPU is the bottleneck here, not the disk.** Each client write costs this cluster a few
 #   CPU milliseconds (three OSD ops, the RocksDB WAL, the messenger, the client), so one core
 #   does a few hundred writes per second, not 10^4, and the host's cores are busy the whole run

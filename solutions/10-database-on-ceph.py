@@ -434,9 +434,10 @@ steps
 # %% [markdown]
 # ## What the model said, what the cluster did
 #
-# - **A commit on Ceph costs a replicated write.** Here an 8 KiB write + `fdatasync` took a few
-#   milliseconds on the RBD image and well under a millisecond on the local disk: the local
-#   flush plus the OSDs' CPU work and the wait for the slowest replica, all on two shared cores.
+# - **A commit on Ceph costs a replicated write.** Here an 8 KiB write + `fdatasync` took several
+#   times longer on the RBD image than on the local disk (a few ms against a fraction of a ms to
+#   about one): a local flush on every OSD, plus the OSDs' CPU work and the wait for the slowest
+#   replica, all on two shared cores. The write-path table above adds those parts up.
 # - **One client sees the commit latency directly.** *R0 = other work + commit* predicted the
 #   single client's time on Ceph from the two flush measurements; the local/Ceph gap at one
 #   client is the gap between the flushes.
