@@ -1,0 +1,547 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lab 08 — Failure and recovery
+#
+# **Objectives.** After this lab you can
+# - read a PG-state line such as `20 peering, 12 active+undersized+degraded` and say which PGs
+#   serve I/O, which hold fewer copies than `size`, and which are copying data back;
+# - predict how long Ceph needs to re-replicate a failed OSD from the data it held, the peers
+#   that copy it, and the recovery throttles (`osd_max_backfills`, `osd_recovery_sleep_hdd`);
+# - explain why raising `osd_max_backfills` alone barely helps an HDD cluster, and which
+#   setting does;
+# - turn a recovery time into durability "nines" (lab 01) and see that Ceph's detection delay,
+#   not the copying, dominates that window on a small cluster;
+# - fail an OSD under a client write load and prove, object by object, that nothing was lost.
+#
+# **You need:** the lab cluster with 4 OSDs or more (`make lab`; no MDS). About 1.5 minutes.
+
+# %% [raw]
+# # ASSIGNMENT CONFIG
+# init_cell: true
+# check_all_cell: false
+# export_cell: false
+# run_tests: false
+# generate: true
+# tests:
+#   files: true
+
+# %%
+import numpy as np
+import pandas as pd
+import ipywidgets as W
+
+from models import recovery as rec
+from models import redundancy as red
+from models.redundancy import replicated
+from cephlab.widgets import LivePlot
+from cephlab.compare import Comparison
+from cephlab import plots
+from cephlab import recovery as rh
+
+pd.set_option("display.precision", 3)
+MiB = 2**20
+
+# %% [markdown]
+# ## Background
+#
+# **What a disk failure looks like.** J. Neudecker (*Running a CEPH-Cluster from a containerized
+# infrastructure*, HAW Hamburg 2021, seed 002) failed disks of a running cluster by marking OSDs
+# `out` during a database load test, and caught this status line from the manager:
+#
+# ```
+# 1 undersized+peered, 3 active+undersized, 42 active+clean, 7 active+clean+laggy,
+# 7 stale+active+clean, 20 peering, 5 undersized+degraded+peered, 12 active+undersized+degraded
+# 105/1119 objects degraded (9.383%)
+# ```
+#
+# Each word is one flag of a placement group (PG); a PG carries several at once:
+#
+# | flag | meaning |
+# |---|---|
+# | `stale` | the PG's primary OSD has not reported for a while: the monitors' picture is old (a dead OSD) |
+# | `peering` | the OSDs of the PG are agreeing on its history; **no I/O** until it ends |
+# | `peered` | peering finished but fewer than `min_size` copies are up: still **no I/O** |
+# | `activating` | peering done, about to become active |
+# | `active` | the PG **serves reads and writes** |
+# | `undersized` | fewer OSDs in the PG than the pool's `size` |
+# | `degraded` | some objects have fewer than `size` up-to-date copies |
+# | `remapped` | the PG temporarily lives on other OSDs than CRUSH says, while data moves |
+# | `recovery_wait` / `backfill_wait` | queued for a recovery slot (see *reservations* below) |
+# | `recovering` / `backfilling` | copying missing objects now (from the PG log / by scanning the whole PG) |
+# | `laggy` | the primary's read lease is late (it may not serve reads for a moment) |
+# | `clean` | every object has exactly `size` copies where CRUSH wants them |
+#
+# The thesis found that the cluster lost no data, that the database client hardly noticed, and
+# that the PGs settled back to a stable state after a while. This lab measures that "while":
+# how long it is, what sets it, and whether a client notices.
+#
+# **What sets the recovery time.** When an OSD fails, the monitors mark it `down` within seconds
+# (its peers report it) and `out` after `mon_osd_down_out_interval` (600 s). Out moves its PGs to
+# other OSDs, and the surviving copies are pushed there. Three throttles of Ceph Pacific
+# (`src/common/options.cc`, v16.2.15) set the pace:
+#
+# - `osd_recovery_sleep_hdd` = 0.1 s: each OSD waits this long before *every* recovery push, one
+#   schedule per OSD (`OSD::do_recovery`). With one push per wake-up that is at most 10 objects/s
+#   per OSD — 40 MiB/s of 4 MiB objects, 10 MiB/s of our 1 MiB ones — however fast the disk is.
+# - `osd_max_backfills` = 1: the slots of each OSD's *reservers*. Before a PG copies anything
+#   its primary takes a local slot and a remote slot on every OSD it writes to (log-based
+#   recovery reserves all replicas, backfill only the new one; Ceph docs,
+#   *doc/dev/osd_internals/recovery_reservation.rst*). On 3 surviving OSDs with size 3 every PG
+#   spans all three, so **only one PG recovers at a time** — one OSD's sleep schedule does all
+#   the work. `rec.concurrent_recoveries` counts this bound.
+# - `osd_recovery_max_active_hdd` = 3: pushes in flight per OSD.
+#
+# The model (`models.recovery`, after M. Kampe's reliability models in *ceph/ceph-tools*):
+#
+# $$t_\text{recovery} = \frac{\text{data on the failed OSD}}{\min(\text{peers}, \text{concurrent PGs}) \times \min(\text{backfills} \times r_\text{PG},\ r_\text{device},\ \text{object size} / \text{sleep})}$$
+#
+# The degraded window (detection + down-out interval + recovery) is the "replacement time" of
+# lab 01's durability model: the shorter it is, the less chance a second and a third failure
+# land in it.
+
+# %% [markdown]
+# ## The model
+#
+# The lab's cluster (3 OSDs left after one fails, 96 MiB of 1 MiB objects on the failed one, an
+# assumed 30 MiB/s per OSD of disk bandwidth) next to a 100-OSD cluster (4 TB HDDs 75 % full,
+# 100 PGs per OSD, 4 MiB objects, 50 MB/s per PG stream as in Kampe's model), each with Pacific's
+# HDD defaults, with `osd_max_backfills` raised alone, and with the three settings tuned
+# (`osd_recovery_sleep_hdd=0`, `osd_max_backfills=4`, `osd_recovery_max_active_hdd=8`). The
+# last column is the durability of a size-3 pool (AFR 5 %) when the window is 600 s + recovery.
+
+# %%
+SETTINGS = {"defaults": dict(max_backfills=1, recovery_sleep=rec.OSD_RECOVERY_SLEEP_HDD),
+            "max_backfills 4 only": dict(max_backfills=4, recovery_sleep=rec.OSD_RECOVERY_SLEEP_HDD),
+            "tuned": dict(max_backfills=4, recovery_sleep=0.0)}
+CLUSTERS = {"lab: 4 OSDs, one fails": dict(osds=4, pgs_per_osd=6, data=96 * MiB, object_size=MiB,
+                                          per_pg=30 * MiB, device=30 * MiB),
+            "100 x 4 TB HDD": dict(osds=100, pgs_per_osd=100, data=0.75 * 4e12, object_size=4 * MiB,
+                                   per_pg=50e6, device=150e6)}
+
+
+def scenario(cluster, setting, size=3, afr=0.05):
+    cl, st = CLUSTERS[cluster], SETTINGS[setting]
+    survivors = cl["osds"] - 1
+    peers = rec.recovery_peers(cl["osds"], cl["pgs_per_osd"], size)
+    concurrent = rec.concurrent_recoveries(survivors, size, st["max_backfills"])
+    working = min(peers, concurrent)
+    args = dict(per_osd_rate=cl["per_pg"], object_size=cl["object_size"], device_rate=cl["device"], **st)
+    seconds = rec.recovery_time(cl["data"], working, **args)
+    return {"cluster": cluster, "settings": setting, "peers": peers, "PGs at once": concurrent,
+            "OSDs copying": working, "per-OSD MiB/s": rec.per_osd_recovery_rate(**args) / MiB,
+            "bottleneck": rec.recovery_bottleneck(**args), "recovery s": seconds,
+            "nines (600 s + recovery)": red.nines(rec.annual_loss_with_recovery(replicated(size), afr, seconds))}
+
+
+model_table = pd.DataFrame([scenario(c, s) for c in CLUSTERS for s in SETTINGS]).set_index(["cluster", "settings"])
+model_table
+
+# %% [markdown]
+# Read the `max_backfills 4 only` rows: more slots let more PGs recover at once, but every OSD's
+# sleep schedule still allows 10 pushes per second, so the sleep stays the bottleneck. Only
+# removing the sleep lets the disks set the pace.
+#
+# ### Recovery time vs the failed OSD's data
+# Move the sliders: the curves are the 100-OSD cluster's recovery time with the throttles you
+# pick, and with Pacific's HDD defaults for reference.
+
+# %% tags=["nbval-ignore-output"]
+TB = np.linspace(0.1, 16, 200)
+
+
+def hours(tb, backfills, sleep, osds, fullness=0.75):
+    peers = min(rec.recovery_peers(osds, 100, 3), rec.concurrent_recoveries(osds - 1, 3, backfills))
+    return rec.recovery_time(tb * 1e12 * fullness, peers, 50e6, backfills, sleep, device_rate=150e6) / 3600
+
+
+recovery_plot = LivePlot(
+    x=TB, xlabel="failed disk size (TB, 75 % full)", ylabel="recovery time (h)",
+    curves={"your settings": lambda x, backfills, sleep, osds: hours(x, backfills, sleep, osds),
+            "Pacific HDD defaults": lambda x, backfills, sleep, osds: hours(x, 1, 0.1, osds)},
+    controls={"backfills": W.IntSlider(value=1, min=1, max=16, description="max_backfills"),
+              "sleep": W.FloatSlider(value=0.1, min=0.0, max=0.2, step=0.01, description="sleep (s)"),
+              "osds": W.IntSlider(value=100, min=4, max=1000, step=4, description="OSDs")},
+    readout=lambda backfills, sleep, osds: (
+        f"8 TB disk: {hours(8, backfills, sleep, osds):.2f} h "
+        f"(defaults {hours(8, 1, 0.1, osds):.2f} h); bottleneck: "
+        f"{rec.recovery_bottleneck(50e6, backfills, sleep, device_rate=150e6)}"))
+recovery_plot
+
+# %% [markdown]
+# ### Durability vs the degraded window
+# The annual loss probability of a size-3 and an EC 4+2 pool when the window is Ceph's down-out
+# interval plus a recovery time. Slide the down-out interval: at 600 s it dwarfs a fast
+# recovery.
+
+# %% tags=["nbval-ignore-output"]
+REC_S = np.logspace(0, 5, 200)
+window_plot = LivePlot(
+    x=REC_S, xlabel="recovery time (s)", ylabel="annual loss probability", logx=True, logy=True,
+    ylim=(1e-20, 1e-3),
+    curves={"replicated size 3": lambda x, afr, out: np.maximum(
+                rec.annual_loss_with_recovery(replicated(3), afr, x, out), 1e-300),
+            "EC 4+2": lambda x, afr, out: np.maximum(
+                rec.annual_loss_with_recovery(red.erasure(4, 2), afr, x, out), 1e-300)},
+    controls={"afr": W.FloatSlider(value=0.05, min=0.005, max=0.2, step=0.005, description="AFR"),
+              "out": W.FloatSlider(value=600, min=0, max=3600, step=60, description="down-out (s)")},
+    readout=lambda afr, out: (
+        f"size 3, 1 h of recovery: {red.nines(rec.annual_loss_with_recovery(replicated(3), afr, 3600, out)):.0f} nines; "
+        f"1 day: {red.nines(rec.annual_loss_with_recovery(replicated(3), afr, 86400, out)):.0f} nines"))
+window_plot
+
+# %% [markdown]
+# ## Exercises
+# Answer with the model functions (`rec.recovery_time`, `rec.recovery_peers`,
+# `rec.concurrent_recoveries`, `rec.recovery_bottleneck`, `rec.annual_loss_with_recovery`,
+# `red.nines`), then run the check cell under each.
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q1
+# points: 1
+
+# %% [markdown]
+# **Q1.** In the seed 002 status line (copied into `SEED002` below), how many PGs could not serve
+# I/O at that moment, counting every PG whose state lacks the `active` flag? And what fraction
+# of object copies was degraded? Store them in `q1_not_active` and `q1_degraded_fraction`.
+
+# %%
+SEED002 = {"undersized+peered": 1, "active+undersized": 3, "active+clean": 42, "active+clean+laggy": 7,
+           "stale+active+clean": 7, "peering": 20, "undersized+degraded+peered": 5,
+           "active+undersized+degraded": 12}
+SEED002_DEGRADED, SEED002_COPIES = 105, 1119
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q1_not_active = sum(n for state, n in SEED002.items() if "active" not in state.split("+"))  # SOLUTION
+q1_degraded_fraction = SEED002_DEGRADED / SEED002_COPIES  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert q1_not_active == 26, "Split each state at '+' and count the PGs without the flag 'active': peering and peered PGs serve no I/O"
+
+# %%
+assert abs(q1_degraded_fraction - 0.09383) < 1e-4, "The seed prints it as a percentage: degraded copies / all copies"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q2
+# points: 2
+
+# %% [markdown]
+# **Q2. Before measuring.** The measurement below writes 128 objects of 1 MiB into a size-3 pool
+# on 4 OSDs, then kills one. (a) How many MiB does one OSD hold on average? (b) With Pacific's
+# defaults, how many seconds does the model give to re-replicate that much, if 3 OSDs survive,
+# each can write 30 MiB/s, and the objects are 1 MiB? Mind the reservations. Store them in
+# `q2_mib` and `q2_seconds`.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q2_mib = 128 * 3 / 4  # SOLUTION
+q2_copying = min(3, rec.concurrent_recoveries(3, 3, 1))  # SOLUTION
+q2_seconds = rec.recovery_time(q2_mib * MiB, q2_copying, 30 * MiB, 1, 0.1, object_size=MiB)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert abs(q2_mib - 96) < 0.01, "Each object has 3 copies spread over 4 OSDs: 128 x 3 / 4"
+
+# %%
+assert abs(q2_seconds - 9.6) < 0.01, ("Only one PG recovers at a time on 3 OSDs (rec.concurrent_recoveries), and its "
+                                      "primary pushes one 1 MiB object per 0.1 s sleep")
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q3
+# points: 2
+
+# %% [markdown]
+# **Q3. At scale.** A 100-OSD HDD cluster (100 PGs per OSD, size 3) loses a 4 TB OSD that was
+# 75 % full. Each PG stream moves 50 MB/s; objects are 4 MiB; the recovery sleep stays at 0.1 s.
+# How many seconds does recovery take with `osd_max_backfills` 1, and with 4? Use
+# `min(rec.recovery_peers(...), rec.concurrent_recoveries(99, 3, backfills))` as the peers.
+# Store `q3_seconds_1`, `q3_seconds_4`, and in `q3_bottleneck` what limits each OSD with 4
+# backfills (`rec.recovery_bottleneck`).
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q3_peers_1 = min(rec.recovery_peers(100, 100, 3), rec.concurrent_recoveries(99, 3, 1))  # SOLUTION
+q3_peers_4 = min(rec.recovery_peers(100, 100, 3), rec.concurrent_recoveries(99, 3, 4))  # SOLUTION
+q3_seconds_1 = rec.recovery_time(0.75 * 4e12, q3_peers_1, 50e6, 1, 0.1)  # SOLUTION
+q3_seconds_4 = rec.recovery_time(0.75 * 4e12, q3_peers_4, 50e6, 4, 0.1)  # SOLUTION
+q3_bottleneck = rec.recovery_bottleneck(50e6, 4, 0.1)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert abs(q3_seconds_1 - 1459.7) < 1, ("3e12 bytes over min(99 peers, 49 PGs at once) OSDs, each held to "
+                                        "4 MiB per 0.1 s by the recovery sleep")
+
+# %%
+assert abs(q3_seconds_4 - 722.5) < 1, "With 4 slots all 99 survivors copy at once, each still at 4 MiB per 0.1 s"
+
+# %%
+assert q3_bottleneck == "sleep", "4 x 50 MB/s is more than 4 MiB / 0.1 s: which bound is lower?"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q4
+# points: 1
+
+# %% [markdown]
+# **Q4. Durability.** With AFR 5 %, how many nines does a size-3 pool get when the degraded window
+# is Ceph's 600 s down-out interval plus the recovery time of Q3 with 1 backfill
+# (`q3_seconds_1`, or 1460 s if you skipped Q3)? And if nobody let Ceph heal (`noout` set) and a
+# technician replaced the disk after 7 days? Store `q4_nines_ceph` and `q4_nines_7days`.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q4_nines_ceph = red.nines(rec.annual_loss_with_recovery(replicated(3), 0.05, 1460))  # SOLUTION
+q4_nines_7days = red.durability_nines(replicated(3), 0.05, 7)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert q4_nines_ceph == 12, "red.nines(rec.annual_loss_with_recovery(replicated(3), afr, recovery_seconds)) adds the 600 s itself"
+
+# %%
+assert q4_nines_7days == 7, "A 7-day window is ~300 times longer than 600 s + recovery: use red.durability_nines(scheme, afr, days)"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [markdown]
+# ## Measure: kill an OSD under a write load, twice
+#
+# We write 128 objects of 1 MiB (random bytes, MD5 recorded) into a size-3 pool with 8 PGs — few
+# PGs, so that each PG holds many objects and the per-object throttle, not per-PG bookkeeping,
+# dominates. Then, while a client keeps writing 4 KiB objects, we **kill** one OSD (SIGKILL, a
+# crash) and mark it **out** at once (instead of waiting 600 s), and record the PG states every
+# 0.5 s until all PGs are active+clean. We bring it back, apply the tuned settings, and do the
+# same with another OSD. Every pool this lab makes is named `lab08-…`; the OSDs are restarted,
+# marked in and the settings reverted by the last cell.
+
+# %% tags=["nbval-ignore-output"]
+import time
+from cephlab.lab import LabSession, connect, wait_for_df
+
+TUNED = {"osd_recovery_sleep_hdd": 0, "osd_max_backfills": 4, "osd_recovery_max_active_hdd": 8}
+leftovers = rh.undo_interrupted_run(connect(), [("osd", option) for option in TUNED])
+if leftovers:
+    print("an earlier run was interrupted; undone:", ", ".join(leftovers))
+lab = LabSession("08", min_osds=4)
+c = lab.cluster
+osds = [int(o) for o in c.ceph("osd", "ls")]
+print(f"cluster {c.name}: {c.health()}, {len(osds)} OSDs")
+
+OBJECTS, OBJECT_SIZE = 128, MiB
+pool = lab.replicated_pool("data", size=3, pg_num=8)
+t0 = time.monotonic()
+manifest = rh.write_objects(c, pool, OBJECTS, OBJECT_SIZE, prefix="data")
+fill_s = time.monotonic() - t0
+wait_for_df(c, pool, OBJECTS)
+# every client byte lands on 3 of the OSDs: what each OSD's disk absorbed per second
+device_rate = OBJECTS * OBJECT_SIZE * 3 / len(osds) / fill_s
+print(f"wrote {OBJECTS} x 1 MiB in {fill_s:.1f} s: {OBJECTS / fill_s:.0f} MiB/s from the client, "
+      f"~{device_rate / MiB:.0f} MiB/s written per OSD")
+
+# %% tags=["nbval-ignore-output"]
+runs, loads = {}, {}
+for label, victim in (("defaults", osds[-1]), ("tuned", osds[-2])):
+    pgs_on, objects_on, bytes_on = rh.objects_on_osd(c, pool, victim)
+    with rh.WriteLoad(c, pool, prefix=f"load-{label}") as load:
+        run = rh.fail_and_recover(lab, victim)
+    run.update(victim=victim, pgs_on=pgs_on, objects_on=objects_on, bytes_on=bytes_on)
+    runs[label], loads[label] = run, load
+    print(f"{label}: osd.{victim} held {objects_on} objects ({bytes_on / MiB:.0f} MiB) in {pgs_on} PGs; "
+          f"all PGs active after {run['active']:.1f} s, active+clean after {run['clean']:.1f} s; "
+          f"the client wrote {len(load.ops)} objects, slowest {max(l for _, l in load.ops):.2f} s")
+    for option, value in TUNED.items():     # tuned from here on: the way back is quick too
+        lab.config_set("osd", option, value)
+    back = rh.restore(lab, victim)
+    print(f"  osd.{victim} back in and all PGs clean {back:.1f} s later")
+
+# %% [markdown]
+# ### The PG-state timeline
+# Each band counts PGs in one group of states (from `rh.state_categories`): *peering* PGs serve
+# no I/O, *degraded* ones serve I/O with fewer copies, *waiting* ones queue for a reservation,
+# *recovering* ones copy now.
+
+# %% tags=["nbval-ignore-output"]
+COLORS = {"stale": "tab:gray", "peering": "tab:red", "degraded": "tab:orange", "waiting": "gold",
+          "recovering": "tab:blue", "active+clean": "tab:green"}
+fig, axes = plots.figure(ncols=2)
+for ax, (label, run) in zip(axes, runs.items()):
+    t = [s[0] for s in run["series"]]
+    cats = [rh.state_categories(s[1]) for s in run["series"]]
+    ax.stackplot(t, *[[c_[k] for c_ in cats] for k in COLORS], labels=list(COLORS),
+                 colors=list(COLORS.values()), step="post")
+    for when, name in (("active", "all active"), ("clean", "all clean")):
+        ax.axvline(run[when], color="black", ls="--", lw=0.8)
+        ax.text(run[when], ax.get_ylim()[1] * 0.98, f" {name}", va="top", fontsize=8)
+    ax.set(title=f"{label}: osd.{run['victim']} killed at t=0", xlabel="s after the kill", ylabel="PGs")
+axes[1].legend(loc="lower right", fontsize=8)
+plots.show(fig)
+
+# %% tags=["nbval-ignore-output"]
+timeline = pd.DataFrame({label: {"objects on the OSD": r["objects_on"], "MiB on the OSD": r["bytes_on"] / MiB,
+                                 "PGs on the OSD": r["pgs_on"],
+                                 "marked down (s)": r["down_s"], "all PGs active (s)": r["active"],
+                                 "all PGs clean (s)": r["clean"], "recovery: active -> clean (s)": r["clean"] - r["active"],
+                                 "client writes": len(loads[label].ops),
+                                 "slowest client write (s)": max(l for _, l in loads[label].ops)}
+                         for label, r in runs.items()})
+timeline
+
+# %% [markdown]
+# ### Model vs measurement
+# The model gets what the cluster told us: the objects and bytes the killed OSD held (the second
+# run's OSD also holds the 4 KiB objects the client wrote during the first), 3 survivors, the
+# per-OSD write rate measured while filling the pool. With the defaults the sleep bounds one PG at
+# a time; tuned, the disks do. Both runs pay the same fixed costs (peering, PG stats reaching
+# the manager in 1–2 s steps), so the *time saved by tuning* is compared kill-to-clean.
+
+# %% tags=["nbval-ignore-output"]
+def model_seconds(run, setting):
+    """The sleep counts objects, the disks count bytes: pass the mean object size."""
+    st = SETTINGS[setting]
+    working = min(3, rec.concurrent_recoveries(3, 3, st["max_backfills"]))
+    return rec.recovery_time(run["bytes_on"], working, device_rate, object_size=run["bytes_on"] / run["objects_on"],
+                             device_rate=device_rate, **st)
+
+
+model_default = model_seconds(runs["defaults"], "defaults")
+model_saved = model_default - model_seconds(runs["tuned"], "tuned")
+recovery_cmp = Comparison()
+recovery_cmp.add("recovery with defaults (active -> clean)", model=model_default,
+                 measured=runs["defaults"]["clean"] - runs["defaults"]["active"], unit="s", rel_tol=0.6,
+                 why="each PG adds a reservation hand-off and one more sleep (~0.3 s per PG), and PG "
+                     "states reach the manager in 1-2 s steps; a busy 2-core host slows pushes further")
+recovery_cmp.add("time saved by tuning (kill -> clean)", model=model_saved,
+                 measured=runs["defaults"]["clean"] - runs["tuned"]["clean"], unit="s", rel_tol=0.6,
+                 why="the per-PG hand-offs of the default run are saved too; the tuned run ends within "
+                     "one 2 s PG-stats step")
+recovery_cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees"]]
+
+# %% tags=["nbval-ignore-output"]
+fig, ax = plots.figure()
+plots.bars_model_vs_measured(ax, ["defaults:\nactive -> clean", "saved by tuning"],
+                             [r.model for r in recovery_cmp.rows], [r.measured for r in recovery_cmp.rows],
+                             ylabel="seconds")
+plots.show(fig)
+
+# %%
+recovery_cmp.assert_agree()
+
+# %% [markdown]
+# ### Nothing lost
+# Every object written before the failures, and every object the client wrote during them, must
+# read back with its MD5.
+
+# %% tags=["nbval-ignore-output"]
+lost = {"before the failures": rh.verify_objects(c, pool, manifest)}
+lost.update({f"during the {label} run": rh.verify_objects(c, pool, load.manifest) for label, load in loads.items()})
+checked = len(manifest) + sum(len(load.manifest) for load in loads.values())
+{k: len(v) for k, v in lost.items()}
+
+# %%
+assert not any(lost.values()), f"objects lost or changed: {lost}"
+assert all(load.ops for load in loads.values()), "the client wrote nothing during a failure"
+print("every object read back with its checksum, and the client kept writing through both failures")
+
+# %% [markdown]
+# ### What the window means for durability
+# The measured recovery times as the window of lab 01's model, for a size-3 pool at AFR 5 %:
+# with Ceph's 600 s down-out interval in front, and without it (mark-out at once, as here).
+
+# %% tags=["nbval-ignore-output"]
+pd.DataFrame({label: {"recovery (s)": r["clean"],
+                      "nines, 600 s + recovery": red.nines(rec.annual_loss_with_recovery(replicated(3), 0.05, r["clean"])),
+                      "nines, recovery only": red.nines(rec.annual_loss_with_recovery(replicated(3), 0.05, r["clean"], 0))}
+              for label, r in runs.items()})
+
+# %% [markdown]
+# ## What the model said, what the cluster did
+#
+# - **PG states.** A crash shows up first as `stale` (the primary stopped reporting), then
+#   `peering` (no I/O for one to two seconds), then `active+...+degraded` (serving I/O with two
+#   copies) waiting for and taking recovery slots, then `active+clean` — the seed 002 sequence.
+#   The client kept writing; its slowest write was about as long as peering.
+# - **Defaults.** The model said one PG at a time, one 1 MiB push per 0.1 s: about 9 s for the
+#   ~90 objects a killed OSD holds. The cluster took longer, by roughly 0.3 s per PG: every PG
+#   waits for its reservations and for one more sleep before it is declared clean — costs the
+#   model leaves out and that matter here because a small cluster has few objects per PG.
+# - **Tuned.** Without the sleep and with 4 slots, the disks set the pace and the copying took
+#   about a second; what remained was peering and the 1–2 s it takes PG stats to reach the
+#   manager. The time saved agrees with the model within the per-PG costs.
+# - **Durability.** Even the slow default recovery is small next to Ceph's 600 s down-out
+#   interval: on a small cluster the window, and so the nines, is set by *detection*, not by
+#   copying. On big disks (the table and Q3) copying takes tens of minutes to hours, and then
+#   the throttles matter.
+# - **Nothing lost**: every checksum matched after two crashes, as in the seed's experiment.
+
+# %% [markdown]
+# ## Clean up
+# Restarts any OSD still stopped, marks every OSD in, reverts the settings and deletes the pool.
+
+# %% tags=["nbval-ignore-output"]
+for run in runs.values():          # restore() marked them in; this covers an interrupted run
+    c.osd_in(run["victim"])
+lab.cleanup()
