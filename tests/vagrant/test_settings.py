@@ -20,6 +20,18 @@ GOLDEN = {
     "defaults": ({}, []),
     "shipped values": (yaml.safe_load((VAGRANT_DIR / "settings.yml").read_text()), []),
     "five nodes, digest image": ({"nodes": 5, "ceph_image": "quay.io/ceph/ceph@sha256:" + "a" * 64}, []),
+    "every upper bound": ({"nodes": 9, "cpus": 16, "memory_mb": 65536, "osd_disks": 8,
+                           "osd_disk_gb": 2048, "first_host": 246, "boot_timeout_s": 3600,
+                           "health_timeout_s": 7200}, []),
+    "lower bounds": ({"cpus": 1, "memory_mb": 2560, "osd_disks": 1, "osd_disk_gb": 5,
+                      "first_host": 2, "boot_timeout_s": 60, "health_timeout_s": 60}, []),
+    "one address too many": ({"nodes": 9, "first_host": 247},
+                             ["first_host + nodes - 1 must be at most 254 (the last node's "
+                              "address), got 255"]),
+    "memory one MiB short": ({"osd_disks": 1, "memory_mb": 2559},
+                             ["memory_mb must be at least 2560 for 1 OSD disks (1536 MiB for the "
+                              "OS, mon and mgr + 1024 MiB per OSD), got 2559"]),
+    "ten nodes": ({"nodes": 10}, ["nodes must be a whole number from 3 to 9, got 10"]),
     "two nodes": ({"nodes": 2}, ["nodes must be a whole number from 3 to 9, got 2"]),
     "nodes as text": ({"nodes": "3"}, ['nodes must be a whole number from 3 to 9, got "3"']),
     "nodes as bool": ({"nodes": True}, ["nodes must be a whole number from 3 to 9, got true"]),
