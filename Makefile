@@ -20,3 +20,7 @@ student: ## regenerate the student notebooks in labs/ from solutions/ (otter-gra
 
 vagrant-check:  ## 3-node cephadm cluster in Vagrant: up, API smoke test, labs 01 and 08, destroy (needs KVM/VirtualBox; 25-45 min)
 	bash vagrant/up-and-check.sh
+
+.PHONY: book
+book:   ## the course site (solutions with their outputs, instructor guide, references) in book/_build/html/
+	.venv/bin/python book/build_book.py

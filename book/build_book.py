@@ -1,0 +1,232 @@
+"""Build the course site (Jupyter Book 1.x) into book/_build/html/.
+
+    python book/build_book.py                      # = make book
+    python book/build_book.py --path-output DIR    # site in DIR/_build/html (the tests use this)
+
+The site is for instructors, so it shows the *solutions* with the outputs they were executed
+with (solutions/NN-topic.ipynb, never re-executed here). The build works on a staged copy in
+build/book-src/ where each solution is made fit for reading:
+
+- otter's raw cells (`# ASSIGNMENT CONFIG`, `# BEGIN QUESTION`, ...) go; a one-line label
+  "Graded question qN, P points" takes the place of `# BEGIN QUESTION`, and the test cells
+  (hidden ones too) are folded under a "show" toggle;
+- widget outputs cannot be live in static HTML: a LivePlot shows the PNG snapshot it stores
+  next to its widget, and its controls and readout as they were when the notebook ran;
+  other widgets (progress bars) keep their text form.
+
+The table of contents and the labs table of the instructor guide are generated from the labs
+that exist. Sphinx runs with -W: a broken internal link or an unrenderable output fails the build.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import html
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BOOK = Path(__file__).resolve().parent
+ROOT = BOOK.parent
+SOLUTIONS = ROOT / "solutions"
+STAGING = ROOT / "build" / "book-src"
+PAGES = ("index.md", "instructor-guide.md", "references.md", "_config.yml")
+SEEDS = {  # seed number: (file, title) as in the seeds' README
+    "000": ("000_ff3932318711fad8.txt", "NAVER, *Persistent storage for Docker containers with Ceph*, "
+                                        "slides, OpenStack Days 2017"),
+    "001": ("001_eae3490e2ea9fcac.txt", "Ocado Technology, *Improving the performance of the Ceph "
+                                        "storage platform at Ocado Technology*, blog post"),
+    "002": ("002_696ca3a238e3edbe.txt", "J. Neudecker, *Running a CEPH-Cluster from a containerized "
+                                        "infrastructure*, bachelor thesis, HAW Hamburg 2021"),
+    "003": ("003_6caa91e4707f31ce.txt", "Lee et al., *Understanding Write Behaviors of Storage Backends "
+                                        "in Ceph Object Store*, slides, MSST 2017"),
+    "004": ("004_3d50276d8cea0e54.txt", "Xu Xuehan, *Ceph Goes Online at Qihoo 360*, slides, "
+                                        "Cephalocon APAC 2018"),
+}
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+DIRECTIVE = re.compile(r"#\s*((?:BEGIN|END)\s+(?:QUESTION|SOLUTION|TESTS|PROMPT)|ASSIGNMENT CONFIG)")
+
+
+def solution_notebooks():
+    return sorted(SOLUTIONS.glob("[0-9][0-9]-*.ipynb"))
+
+
+def text(cell):
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def directive(cell):
+    m = DIRECTIVE.match(text(cell).strip()) if cell["cell_type"] == "raw" else None
+    return " ".join(m.group(1).split()) if m else None
+
+
+def markdown(source, cell_id):
+    return {"cell_type": "markdown", "id": cell_id, "metadata": {}, "source": source}
+
+
+def question_label(cell):
+    meta = dict(re.findall(r"^\s*(name|points)\s*:\s*(.+?)\s*$", text(cell), re.M))
+    points = meta.get("points", "1")
+    unit = "point" if points == "1" else "points"
+    return markdown(f"*Graded question **{meta.get('name', '?')}**, {points} {unit} "
+                    "(its tests are folded under the answer).*", f"graded-{meta.get('name', 'question')}")
+
+
+# -- widgets --------------------------------------------------------------------------------------
+def widget_models(nb):
+    return nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+
+
+def _children(models, model_id):
+    state = models.get(model_id, {}).get("state", {})
+    return [c.removeprefix("IPY_MODEL_") for c in state.get("children", [])]
+
+
+def widget_summary(models, model_id):
+    """Controls (description = value) and HTML readouts under a widget, from the saved state."""
+    controls, readouts, todo = [], [], [model_id]
+    while todo:
+        mid = todo.pop(0)
+        model = models.get(mid, {})
+        name, state = model.get("model_name", ""), model.get("state", {})
+        if name.endswith("SliderModel") or name in ("DropdownModel", "CheckboxModel", "ToggleButtonsModel"):
+            value = state.get("value", state.get("index"))
+            if name == "DropdownModel" and state.get("_options_labels") and isinstance(value, int):
+                value = state["_options_labels"][value]
+            controls.append(f"{state.get('description') or 'value'} = {value}")
+        elif name == "HTMLModel" and state.get("value"):
+            readouts.append(state["value"])
+        todo += _children(models, mid)
+    return controls, readouts
+
+
+def static_outputs(output, models):
+    """A widget output as static outputs: the PNG snapshot, then its controls and readout."""
+    data = dict(output["data"])
+    view = data.pop(WIDGET_VIEW)
+    controls, readouts = widget_summary(models, view.get("model_id", ""))
+    if not controls and not readouts and "image/png" not in data:
+        return [dict(output, data=data)] if data else []   # e.g. a progress bar: its text form
+    outputs = []
+    if "image/png" in data:
+        outputs.append({"output_type": "display_data", "metadata": {},
+                        "data": {"image/png": data["image/png"], "text/plain": "<figure>"}})
+    note = ("Interactive in JupyterLab" + (f"; shown here at {html.escape(', '.join(controls))}" if controls else "")
+            + ("." if "image/png" in data else
+               ". (This copy was executed before plots stored a static snapshot: `make solutions` adds it.)"))
+    body = f"<p><em>{note}</em></p>" + "".join(f"<div>{r}</div>" for r in readouts)
+    outputs.append({"output_type": "display_data", "metadata": {},
+                    "data": {"text/html": body, "text/plain": note}})
+    return outputs
+
+
+# -- one notebook ---------------------------------------------------------------------------------
+def for_the_site(nb):
+    """A solution notebook made fit for static reading (see the module docstring)."""
+    nb = copy.deepcopy(nb)
+    models = widget_models(nb)
+    cells, in_tests = [], False
+    for cell in nb["cells"]:
+        d = directive(cell)
+        if d == "BEGIN QUESTION":
+            cells.append(question_label(cell))
+        if d in ("BEGIN TESTS", "END TESTS"):
+            in_tests = d == "BEGIN TESTS"
+        if d or cell["cell_type"] == "raw":
+            continue
+        cell = copy.deepcopy(cell)
+        if cell["cell_type"] == "code":
+            if in_tests:
+                cell.setdefault("metadata", {}).setdefault("tags", []).append("hide-cell")
+            outputs = []
+            for out in cell.get("outputs", []):
+                if WIDGET_VIEW in out.get("data", {}):
+                    outputs += static_outputs(out, models)
+                else:
+                    outputs.append(out)
+            cell["outputs"] = outputs
+        cells.append(cell)
+    nb["cells"] = cells
+    nb["metadata"].pop("widgets", None)
+    nb["metadata"].pop("jupytext", None)
+    return nb
+
+
+def lab_facts(nb):
+    """(title, what it needs) from a lab's first markdown cell."""
+    first = text(next(c for c in nb["cells"] if c["cell_type"] == "markdown"))
+    title = re.search(r"^#\s+(.+)$", first, re.M)
+    needs = re.search(r"\*\*You need:\*\*\s*(.+?)(?:\n\s*\n|\Z)", first, re.S)
+    return (title.group(1).strip() if title else "?",
+            " ".join(needs.group(1).split()) if needs else "(not stated in the lab)")
+
+
+def seeds_table():
+    """Markdown table: each seed, its title and the labs whose text cites it ("seed 003")."""
+    cites = {n: [] for n in SEEDS}
+    for path in solution_notebooks():
+        body = "\n".join(text(c) for c in json.loads(path.read_text(encoding="utf-8"))["cells"])
+        for n in SEEDS:
+            if re.search(rf"(?i)seeds?\s+(?:\d{{3}}\s*(?:,|and)\s*)*{n}|{SEEDS[n][0][:20]}", body):
+                cites[n].append(f"[lab {path.stem[:2]}](labs/{path.stem}.ipynb)")
+    rows = [f"| {n} | {title} | `{file}` | {', '.join(cites[n]) or '-'} |" for n, (file, title) in SEEDS.items()]
+    return "| seed | title | file | cited by |\n|---|---|---|---|\n" + "\n".join(rows) + "\n"
+
+
+# -- the whole site -------------------------------------------------------------------------------
+def stage(staging=STAGING):
+    """Write the book's source tree into staging/; returns the lab stems staged."""
+    if staging.exists():
+        shutil.rmtree(staging)
+    (staging / "labs").mkdir(parents=True)
+    for page in PAGES:
+        shutil.copy(BOOK / page, staging / page)
+    labs, rows = [], []
+    for path in solution_notebooks():
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        (staging / "labs" / path.name).write_text(json.dumps(for_the_site(nb), indent=1), encoding="utf-8")
+        title, needs = lab_facts(nb)
+        labs.append(path.stem)
+        rows.append(f"| [{title}](labs/{path.stem}.ipynb) | {needs.replace('|', '/')} |")
+    (staging / "seeds-table.md").write_text(seeds_table(), encoding="utf-8")
+    (staging / "labs-table.md").write_text(
+        "| lab | what it needs, and how long it runs |\n|---|---|\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    toc = ["format: jb-book", "root: index", "parts:", "  - caption: Labs (solutions)", "    chapters:"]
+    toc += [f"      - file: labs/{stem}" for stem in labs]
+    toc += ["  - caption: For instructors", "    chapters:",
+            "      - file: instructor-guide", "      - file: references"]
+    (staging / "_toc.yml").write_text("\n".join(toc) + "\n", encoding="utf-8")
+    return labs
+
+
+def build(path_output=BOOK, staging=STAGING):
+    """Stage, then run Jupyter Book with warnings as errors; returns jupyter-book's exit code."""
+    stage(staging)
+    jb = Path(sys.executable).with_name("jupyter-book")
+    cmd = [str(jb) if jb.exists() else "jupyter-book", "build", str(staging), "--path-output", str(path_output),
+           "--all", "-W", "--keep-going"]
+    return subprocess.run(cmd).returncode
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--path-output", type=Path, default=BOOK,
+                    help="the site goes to PATH/_build/html (default: book/)")
+    ap.add_argument("--staging", type=Path, default=STAGING, help="where the source tree is staged")
+    args = ap.parse_args(argv)
+    t0 = time.monotonic()
+    code = build(args.path_output.resolve(), args.staging.resolve())
+    where = args.path_output.resolve() / "_build" / "html" / "index.html"
+    print(f"book: {'built' if code == 0 else 'FAILED'} in {time.monotonic() - t0:.0f} s"
+          + (f": {where}" if code == 0 else " (warnings are errors: see above)"))
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
