@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from models import capacity, filestore, iops, pgs, recovery, redundancy, threads, throttle, waf  # noqa: E402
+from models import (capacity, database, filestore, iops, pgs, placement, recovery, redundancy,  # noqa: E402
+                    threads, throttle, waf, writepath)
 
 BASELINE = Path(__file__).resolve().parent / "results" / "models-baseline.json"
 N = 200
@@ -45,6 +46,11 @@ SWEEPS = {
     "waf.filestore_waf": lambda: waf.filestore_waf(np.logspace(12, 22, N, base=2)),
     "waf.bluestore_waf": lambda: waf.bluestore_waf(np.logspace(12, 22, N, base=2)),
     "waf.kstore_waf": lambda: waf.kstore_waf(np.logspace(12, 22, N, base=2)),
+    "writepath.write_latency_ms": lambda: writepath.write_latency_ms(np.linspace(0.01, 2, N), 0.5, 1.2),
+    "database.closed_loop_tps": lambda: database.closed_loop_tps(np.arange(1, N + 1), 9.0, 1000.0),
+    "placement.fullest_factor (fast)": lambda: placement.fullest_factor(np.arange(1, N + 1) * 8, 3, 5, fast=True),
+    "placement.movement_on_add": lambda: placement.movement_on_add(np.arange(3, 3 + N), 3),
+    "threads.max_clients_per_osd": lambda: threads.max_clients_per_osd(32768, np.arange(1, N + 1), 100),
 }
 
 
