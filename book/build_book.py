@@ -49,6 +49,7 @@ SEEDS = {  # seed number: (file, title) as in the seeds' README
 }
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+SOLUTION_TAIL = re.compile(r"\s*# SOLUTION(?: NO PROMPT)?\s*$")
 DIRECTIVE = re.compile(r"#\s*((?:BEGIN|END)\s+(?:QUESTION|SOLUTION|TESTS|PROMPT)|ASSIGNMENT CONFIG)")
 
 
@@ -131,19 +132,25 @@ def for_the_site(nb):
     """A solution notebook made fit for static reading (see the module docstring)."""
     nb = copy.deepcopy(nb)
     models = widget_models(nb)
-    cells, in_tests = [], False
+    cells, block = [], None
     for cell in nb["cells"]:
         d = directive(cell)
         if d == "BEGIN QUESTION":
             cells.append(question_label(cell))
-        if d in ("BEGIN TESTS", "END TESTS"):
-            in_tests = d == "BEGIN TESTS"
+        if d in ("BEGIN TESTS", "END TESTS", "BEGIN SOLUTION", "END SOLUTION"):
+            block = d.split()[1] if d.startswith("BEGIN") else None
         if d or cell["cell_type"] == "raw":
             continue
         cell = copy.deepcopy(cell)
+        if cell["cell_type"] == "code" and block == "SOLUTION":
+            cell["source"] = "\n".join(SOLUTION_TAIL.sub("", line) for line in text(cell).splitlines())
+        if cell["cell_type"] == "code" and block == "TESTS":
+            if cells and "hide-cell" in cells[-1]["metadata"].get("tags", []):   # one fold per question
+                cells[-1]["source"] = text(cells[-1]) + "\n\n" + text(cell)
+                cells[-1]["outputs"] += cell.get("outputs", [])
+                continue
+            cell.setdefault("metadata", {}).setdefault("tags", []).append("hide-cell")
         if cell["cell_type"] == "code":
-            if in_tests:
-                cell.setdefault("metadata", {}).setdefault("tags", []).append("hide-cell")
             outputs = []
             for out in cell.get("outputs", []):
                 if WIDGET_VIEW in out.get("data", {}):
