@@ -463,6 +463,7 @@ def with_new_osd(cmap, state, osd_id):
     grow = lambda a, fill: np.concatenate([a, np.full(n - len(a), fill, a.dtype)])
     new_state = objects.OsdState(grow(state.weight, 0), grow(state.up, False), grow(state.exists, False))
     new_state.weight[osd_id], new_state.up[osd_id], new_state.exists[osd_id] = 0x10000, True, True
+    new_state.pg_upmap, new_state.pg_upmap_items = state.pg_upmap, state.pg_upmap_items
     return new_map, new_state
 
 new_id = max(c.state["osds"]) + 1            # cephlab numbers new OSDs after the highest one
