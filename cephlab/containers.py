@@ -129,6 +129,26 @@ def wait_states(cluster, pool, done, timeout=180, interval=1.0):
         time.sleep(interval)
 
 
+def wait_settled(cluster, pool, gone, timeout=180, interval=1.0):
+    """After the OSDs `gone` stop: wait until the mgr's PG stats of `pool` no longer place any of
+    them in an up set (so the states are not the picture from before) and no PG is peering.
+    Returns ({pgid: state}, seconds)."""
+    gone = {int(o) for o in gone}
+    busy = ("peering", "activating", "unknown")
+    t0 = time.monotonic()
+    while True:
+        stats = cluster.client.mgr("pg ls-by-pool", poolstr=pool)
+        pgs = stats.get("pg_stats", []) if isinstance(stats, dict) else stats
+        states = {pg["pgid"]: pg["state"] for pg in pgs}
+        if pgs and not any(gone & set(pg["up"]) for pg in pgs) and \
+                not any(b in s for s in states.values() for b in busy):
+            return states, time.monotonic() - t0
+        if time.monotonic() - t0 > timeout:
+            raise ClusterError(f"PGs of {pool} still map to {sorted(gone)} or peer after {timeout} s: "
+                               f"{sorted(set(states.values()))}")
+        time.sleep(interval)
+
+
 def osds_down(cluster, osds):
     """True when every OSD in `osds` is marked down in the osdmap."""
     up = {o["osd"]: o["up"] for o in cluster.ceph("osd", "dump")["osds"]}

@@ -40,9 +40,7 @@ def test_placement_and_blocked_pgs_on_a_live_cluster(lab_cluster):
         try:
             for o in pair:
                 c.stop_osd(o)
-            states, _ = containers.wait_states(
-                c, pool, lambda s: not any("peering" in v or "unknown" in v or "stale" in v
-                                           for v in s.values()), timeout=90)
+            states, _ = containers.wait_settled(c, pool, pair, timeout=90)
             blocked = {pg for pg, s in states.items() if "active" not in s.split("+")}
             assert blocked == expect_blocked, (states, expect_blocked)
         finally:
