@@ -398,7 +398,7 @@ usage.assign(**{"used %": 100 * usage["used"] / usage["size"], "PGs of the pool"
 # ## Measure 3: lower the ratios, write, watch the warning and MAX AVAIL
 #
 # Filling 8 GiB OSDs for real would take minutes, so we move the thresholds down to where the
-# OSDs are instead. The model first predicts where 48 objects of 4 MiB will land (lab 02's CRUSH
+# OSDs are instead. The model first predicts where 64 objects of 4 MiB will land (lab 02's CRUSH
 # model on the live maps), hence each OSD's fill after the write. We then set
 # - **nearfull** halfway between the fullest OSD now and the emptiest OSD after the write, so
 #   the model predicts every OSD will cross it;
@@ -411,7 +411,7 @@ usage.assign(**{"used %": 100 * usage["used"] / usage["size"], "PGs of the pool"
 from models.crush import objects, parse_json
 
 fill_pool = lab.replicated_pool("fill", size=3, pg_num=32)
-OBJECTS, OBJ = 48, 4 * MIB
+OBJECTS, OBJ = 64, 4 * MIB
 names = [f"fill-{i:03d}" for i in range(OBJECTS)]
 known, state = objects.from_osd_dump(c.ceph("osd", "dump"))
 cmap = parse_json.parse(c.ceph("osd", "crush", "dump"))
@@ -432,7 +432,9 @@ avail_low, usage_low = steady_max_avail(fill_pool)
 model_low = cap.max_avail(usage_low["size"], usage_low["weight"], replicated(3), usage_low["used"], new_ratios["full"])
 predicted_after = cap.max_avail(start["size"], start["weight"], replicated(3),
                                 start["used"] + predicted_add, new_ratios["full"])
-print(f"ratios now {new_ratios}; health {c.health()}")
+margin = (fill_after.min() - fill_now.max()) / 2 * top / MIB
+print(f"ratios now {new_ratios} (nearfull {margin:.0f} MiB above the fullest OSD now and below the "
+      f"emptiest after the write); health {c.health()}")
 print(f"MAX AVAIL with the lowered full ratio: ceph df {avail_low / MIB:.0f} MiB, model {model_low / MIB:.0f} MiB")
 
 t0 = time.monotonic()
@@ -447,11 +449,18 @@ while time.monotonic() < deadline:       # OSDs report their usage every few sec
     if (end["data"] - start["data"]).sum() >= predicted_add.sum() * 0.99:
         break
     time.sleep(1)
-warn_deadline = time.monotonic() + 30
-while "OSD_NEARFULL" not in c.health_detail().get("checks", {}) and time.monotonic() < warn_deadline:
+def nearfull_now():
+    checks = c.health_detail().get("checks", {})
+    return checks, [d["message"].split()[0] for d in checks.get("OSD_NEARFULL", {}).get("detail", [])]
+
+# Each OSD checks its own fill against the ratios and tells the monitor on its next report (every
+# few seconds), so the warning names the OSDs one by one: give them up to 45 s.
+predicted_nearfull = int((fill_after > new_ratios["nearfull"]).sum())
+warn_deadline = time.monotonic() + 45
+checks, nearfull_osds = nearfull_now()
+while len(nearfull_osds) < predicted_nearfull and time.monotonic() < warn_deadline:
     time.sleep(1)
-checks = c.health_detail().get("checks", {})
-nearfull_osds = [d["message"].split()[0] for d in checks.get("OSD_NEARFULL", {}).get("detail", [])]
+    checks, nearfull_osds = nearfull_now()
 avail_after, usage_after = steady_max_avail(fill_pool)
 print(f"health {c.health()}: {', '.join(checks) or 'no checks'}; near full: {', '.join(nearfull_osds)}")
 print(f"MAX AVAIL after the write: ceph df {avail_after / MIB:.0f} MiB, predicted before writing "
@@ -482,7 +491,7 @@ capacity.add("MAX AVAIL, lowered full ratio", model=model_low / MIB, measured=av
 capacity.add("data written to the OSDs (CRUSH placement)", model=predicted_add.sum() / MIB,
              measured=(usage_after["data"] - start["data"]).sum() / MIB, unit="MiB", rel_tol=0.02,
              why="each 4 MiB object lands on the 3 OSDs CRUSH names; BlueStore allocates it exactly")
-capacity.add("OSDs reported near full", model=int((fill_after > new_ratios["nearfull"]).sum()),
+capacity.add("OSDs reported near full", model=predicted_nearfull,
              measured=len(nearfull_osds), rel_tol=0, why="the thresholds sit tens of MiB from every OSD")
 capacity.add("MAX AVAIL after the write, predicted in advance", model=predicted_after / MIB,
              measured=avail_after / MIB, unit="MiB", rel_tol=0.12,
@@ -492,7 +501,7 @@ capacity.table()[["model", "measured", "measured/model", "tolerance", "agrees"]]
 # %% tags=["nbval-ignore-output"]
 fig, (ax1, ax2) = plots.figure(ncols=2)
 plots.bars_model_vs_measured(ax1, [f"osd.{o}" for o in placed.index], placed["predicted MiB"],
-                             placed["data written MiB"], ylabel="MiB of the 48 objects (x3)")
+                             placed["data written MiB"], ylabel=f"MiB of the {OBJECTS} objects (x3)")
 ax1.set_title("where the data landed")
 labels = ["default ratios", "lowered full", "after write"]
 plots.bars_model_vs_measured(ax2, labels, [avail_weights / MIB, model_low / MIB, predicted_after / MIB],
