@@ -5,8 +5,9 @@
 
 How: the notebook's lab (NN-topic) names its solution, solutions/NN-topic.ipynb. The autograder
 is build/autograder/NN-topic.zip when `make student` left one newer than the solution, else a
-fresh `otter assign` into a temporary folder. The notebook is graded by `otter run` (no Docker)
-on a *grading copy* that ends after the last question: the measurements that follow the
+fresh `otter assign` into a temporary folder. The notebook is graded by `otter run` (no Docker;
+its entry point otter.run.main, in a child forked from a process that imported otter once, so
+a batch pays for otter's import once) on a *grading copy* that ends after the last question: the measurements that follow the
 exercises need a cluster, take a minute and are not graded. As a second guard the kernel sees
 $CEPHLAB_NAME set to a cluster that cannot exist, so a cell that still tries to connect fails at
 once (otter carries on past errors) instead of touching the learner's or the class's cluster.
@@ -20,6 +21,7 @@ import copy
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -177,18 +179,88 @@ def grading_env():
     return env
 
 
-def _otter_run(notebook_copy, autograder, out, timeout):
-    cmd = [sys.executable, "-m", "otter", "run", "--no-logo", "-a", str(autograder), "-o", str(out),
-           str(notebook_copy)]
-    try:
-        run = subprocess.run(cmd, capture_output=True, text=True, env=grading_env(), timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise GradingError(f"grading {notebook_copy.name} took longer than {timeout} s: "
-                           "an answer cell may loop forever (raise --timeout if it is just slow)")
-    results = Path(out) / "results.json"
-    if run.returncode != 0 or not results.exists():
-        raise GradingError(f"otter run failed on {notebook_copy.name}:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
-    return json.loads(results.read_text())
+def _otter_child(copy_path, autograder, out):
+    """Body of a forked child: otter run's own entry point, its output to out/otter.log. The child
+    leads its own process group, which a timeout kills; the kernel (in a session of its own)
+    then exits by itself, as ipykernel does when its parent process dies."""
+    os.setpgrp()
+    env = grading_env()
+    os.environ.clear()
+    os.environ.update(env)
+    log = os.open(out / "otter.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    from otter.run import main
+    main(str(copy_path), autograder=str(autograder), output_dir=str(out), no_logo=True)
+
+
+class _Grading:
+    """One otter run in a forked child, started at once."""
+
+    def __init__(self, ctx, notebook, autograder, out):
+        self.notebook, self.out, self.t0 = Path(notebook), out, time.monotonic()
+        nb = read(self.notebook)
+        self.lab = lab_of(self.notebook, nb)
+        copy_path = out / "submission" / f"{self.lab}.ipynb"
+        copy_path.parent.mkdir(parents=True)
+        copy_path.write_text(json.dumps(grading_copy(nb)), encoding="utf-8")
+        self.process = ctx.Process(target=_otter_child, args=(copy_path, autograder, out), daemon=False)
+        self.process.start()
+
+    def outcome(self, timeout):
+        """None while running; then a Result or a GradingError."""
+        elapsed = time.monotonic() - self.t0
+        if self.process.is_alive():
+            if elapsed <= timeout:
+                return None
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)   # the child and what it started
+            except ProcessLookupError:
+                pass
+            self.process.join()
+            return GradingError(f"grading {self.notebook} took longer than {timeout:g} s: an answer "
+                                "cell may loop forever (raise --timeout if it is just slow)")
+        self.process.join()
+        results = self.out / "results.json"
+        if self.process.exitcode != 0 or not results.exists():
+            log = (self.out / "otter.log").read_text(errors="replace")[-3000:]
+            return GradingError(f"otter run failed on {self.notebook}:\n{log}")
+        try:
+            return Result(self.notebook, self.lab, parse_results(json.loads(results.read_text())), elapsed)
+        except GradingError as err:
+            return GradingError(f"{self.notebook}: {err}")
+
+
+def run_gradings(jobs, parallel=2, timeout=300, on_result=None):
+    """Grade [(notebook, autograder zip)], `parallel` at a time; returns a Result or a
+    GradingError per job, in order. Each grading is `otter run` (otter.run.main) in a child
+    forked from this process, which imports otter once for all of them: a grading then costs
+    the kernel's work only. Call it from the main thread with no other threads running."""
+    import multiprocessing
+    import otter.run  # noqa: F401  (imported here once, inherited by every child)
+    ctx = multiprocessing.get_context("fork")
+    outcomes, pending, running = [None] * len(jobs), list(enumerate(jobs)), {}
+
+    def done(i, outcome):
+        outcomes[i] = outcome
+        if on_result:
+            on_result(jobs[i][0], outcome)
+
+    with tempfile.TemporaryDirectory(prefix="cephlab-grade-") as tmp:
+        while pending or running:
+            while pending and len(running) < max(1, parallel):
+                i, (notebook, autograder) = pending.pop(0)
+                try:
+                    running[i] = _Grading(ctx, notebook, autograder, Path(tmp) / f"job{i}")
+                except (GradingError, OSError, ValueError) as err:
+                    done(i, err if isinstance(err, GradingError) else GradingError(f"{notebook}: {err}"))
+            for i, job in list(running.items()):
+                outcome = job.outcome(timeout)
+                if outcome is not None:
+                    del running[i]
+                    done(i, outcome)
+            time.sleep(0.05)
+    return outcomes
 
 
 def parse_results(results):
@@ -201,21 +273,16 @@ def parse_results(results):
 
 
 def grade(notebook, autograder=None, workdir=None, timeout=300):
-    """Grade one notebook; returns a Result. autograder: a zip (default: found or made for the
-    notebook's lab). workdir: where to make autograders (default: a temporary folder)."""
-    t0 = time.monotonic()
+    """Grade one notebook; returns a Result, raises GradingError. autograder: a zip (default:
+    found or made for the notebook's lab); workdir: where to make it (default: a temporary folder)."""
     notebook = Path(notebook)
-    nb = read(notebook)
-    lab = lab_of(notebook, nb)
-    with tempfile.TemporaryDirectory(prefix="cephlab-grade-") as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory(prefix="cephlab-assign-") as tmp:
         if autograder is None:
-            autograder = autograder_zip(solution_path(lab), Path(workdir or tmp))
-        copy_path = tmp / "submission" / f"{lab}.ipynb"
-        copy_path.parent.mkdir()
-        copy_path.write_text(json.dumps(grading_copy(nb)), encoding="utf-8")
-        questions = parse_results(_otter_run(copy_path, autograder, tmp, timeout))
-    return Result(notebook, lab, questions, time.monotonic() - t0)
+            autograder = autograder_zip(solution_path(lab_of(notebook)), Path(workdir or tmp))
+        [outcome] = run_gradings([(notebook, autograder)], parallel=1, timeout=timeout)
+    if isinstance(outcome, GradingError):
+        raise outcome
+    return outcome
 
 
 # -- answers from the solution (tests, and instructors checking a lab's grading) ------------------
@@ -311,30 +378,33 @@ def find_notebooks(paths):
 
 
 def grade_many(notebooks, jobs=2, timeout=300, workdir=None, on_result=None):
-    """Grade notebooks `jobs` at a time (each grading is its own otter run), making each lab's
-    autograder once. Returns [(notebook, Result or GradingError)] in the given order;
-    on_result(notebook, outcome) is called as each one finishes."""
+    """Grade notebooks `jobs` at a time, making each lab's autograder once. Returns
+    [(notebook, Result or GradingError)] in the given order; on_result(notebook, outcome) is
+    called as each one finishes."""
     from concurrent.futures import ThreadPoolExecutor
 
-    def attempt(fn, *args, **kw):
+    def attempt(fn, *args):
         try:
-            return fn(*args, **kw)
+            return fn(*args)
         except (GradingError, OSError, ValueError) as err:
             return err if isinstance(err, GradingError) else GradingError(str(err))
 
-    with tempfile.TemporaryDirectory(prefix="cephlab-grade-") as tmp, \
-            ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    with tempfile.TemporaryDirectory(prefix="cephlab-assign-") as tmp:
         workdir = Path(workdir or tmp)
         labs = {nb: attempt(lab_of, nb) for nb in notebooks}
-        wanted = {lab for lab in labs.values() if isinstance(lab, str)}
-        zips = dict(zip(wanted, pool.map(
-            lambda lab: attempt(lambda: autograder_zip(solution_path(lab), workdir / lab)), wanted)))
-
-        def one(nb):
-            lab = labs[nb]
-            ag = zips.get(lab) if isinstance(lab, str) else lab
-            outcome = ag if isinstance(ag, GradingError) else attempt(grade, nb, autograder=ag, timeout=timeout)
-            if on_result:
-                on_result(nb, outcome)
-            return outcome
-        return list(zip(notebooks, pool.map(one, notebooks)))
+        wanted = sorted({lab for lab in labs.values() if isinstance(lab, str)})
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:   # otter assign: subprocesses
+            zips = dict(zip(wanted, pool.map(
+                lambda lab: attempt(lambda: autograder_zip(solution_path(lab), workdir / lab)), wanted)))
+        outcomes = {}
+        for nb, lab in labs.items():
+            problem = lab if not isinstance(lab, str) else zips[lab]
+            if isinstance(problem, GradingError):
+                outcomes[nb] = problem
+                if on_result:
+                    on_result(nb, problem)
+        gradable = [nb for nb in notebooks if nb not in outcomes]
+        graded = run_gradings([(nb, zips[labs[nb]]) for nb in gradable], parallel=jobs,
+                              timeout=timeout, on_result=on_result)
+        outcomes.update(zip(gradable, graded))
+    return [(nb, outcomes[nb]) for nb in notebooks]

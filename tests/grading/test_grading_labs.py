@@ -1,0 +1,174 @@
+"""Grading is real: for every lab, otter run with the lab's autograder (hidden tests included)
+gives the solution full marks, the untouched student notebook 0, and a student notebook with one
+question answered (its lines taken from the solution) exactly that question's points.
+
+All gradings run in one batch (cephlab.grading.run_gradings, two at a time) when the first test
+asks for them. The autograders are made fresh by otter assign, so a stale build/ cannot hide a
+broken lab."""
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from cephlab import grading
+from cephlab.notebooks import LABS, ROOT, solution_notebooks
+
+ALL_LABS = [p.stem for p in solution_notebooks()]
+WORKERS = min(3, max(2, os.cpu_count() or 2))
+
+
+def chosen_question(lab, questions):
+    """One question per lab, varied across labs (not always q1) so misaligned cells would show."""
+    return sorted(questions, key=lambda q: int(q[1:]))[int(lab[:2]) % len(questions)]
+
+
+KINDS = ("solution", "student", "one")
+
+
+def prepare(lab, work):
+    """otter assign once; the three notebooks to grade (the one-answer copy is written here)."""
+    solution = grading.solution_path(lab)
+    out = grading.otter_assign(solution, work / f"assign-{lab}")
+    committed = LABS / lab / f"{lab}.ipynb"
+    student_path = committed if committed.exists() else out / "student" / f"{lab}.ipynb"
+    master, student = grading.read(solution), grading.read(student_path)
+    question = chosen_question(lab, grading.question_points(master))
+    one = grading.copy_notebook(grading.fill_answers(student, master, [question]),
+                                work / f"{lab}-one-answer.ipynb")
+    return {"zip": sorted((out / "autograder").glob("*.zip"))[-1], "points": grading.question_points(master),
+            "question": question, "solution": solution, "student": student_path, "one": one}
+
+
+@pytest.fixture(scope="session")
+def graded(tmp_path_factory):
+    """{lab: {"points", "question", "solution": Result, "student": Result, "one": Result}}.
+    The assigns run in parallel threads (subprocesses); then all gradings in one batch."""
+    work = tmp_path_factory.mktemp("grading")
+
+    def attempt(lab):
+        try:
+            return prepare(lab, work)
+        except Exception as err:   # reported by that lab's tests, not by every lab's
+            return err
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        prepared = dict(zip(ALL_LABS, pool.map(attempt, ALL_LABS)))
+    ready = [lab for lab in ALL_LABS if isinstance(prepared[lab], dict)]
+    jobs = [(prepared[lab][kind], prepared[lab]["zip"]) for lab in ready for kind in KINDS]
+    outcomes = iter(grading.run_gradings(jobs, parallel=WORKERS, timeout=600))
+    for lab in ready:
+        prepared[lab].update({kind: next(outcomes) for kind in KINDS})
+    return prepared
+
+
+def result(graded, lab, kind=None):
+    r = graded[lab]
+    if isinstance(r, Exception):
+        raise r
+    if kind and isinstance(r[kind], Exception):
+        raise r[kind]
+    return r
+
+
+@pytest.mark.timeout(2400)
+@pytest.mark.parametrize("lab", ALL_LABS)
+def test_solution_scores_full_marks(graded, lab):
+    r = result(graded, lab, "solution")
+    declared = r["points"]
+    assert set(r["solution"].questions) == set(declared), "otter graded other questions than the lab asks"
+    assert r["solution"].score == r["solution"].possible == sum(declared.values()), r["solution"].questions
+
+
+@pytest.mark.timeout(2400)
+@pytest.mark.parametrize("lab", ALL_LABS)
+def test_untouched_student_notebook_scores_zero(graded, lab):
+    r = result(graded, lab, "student")
+    assert r["student"].possible == sum(r["points"].values())
+    assert r["student"].score == 0, r["student"].questions
+
+
+@pytest.mark.timeout(2400)
+@pytest.mark.parametrize("lab", ALL_LABS)
+def test_one_answered_question_scores_exactly_its_points(graded, lab):
+    r = result(graded, lab, "one")
+    q = r["question"]
+    got = r["one"].questions
+    assert got[q] == (r["points"][q], r["points"][q]), f"{q}: {got[q]}"
+    assert r["one"].score == r["points"][q], f"only {q} was answered, yet: {got}"
+
+
+@pytest.fixture(scope="session")
+def lab01_with_a_cluster_cell(tmp_path_factory):
+    """Lab 01 with q1 and q2 answered and, between them, a cell that opens a LabSession."""
+    master = grading.read(grading.solution_path("01-redundancy"))
+    student = grading.fill_answers(grading.read(LABS / "01-redundancy" / "01-redundancy.ipynb"),
+                                   master, ["q1", "q2"])
+    at = grading.answer_cells(student)["q2"][0]
+    student["cells"].insert(at, {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                                 "source": "from cephlab.lab import LabSession\nlab = LabSession('01')"})
+    return grading.copy_notebook(student, tmp_path_factory.mktemp("guard") / "01-redundancy.ipynb")
+
+
+@pytest.mark.timeout(600)
+def test_a_cluster_cell_among_the_questions_fails_fast_and_grading_goes_on(lab01_with_a_cluster_cell):
+    """No cluster is reached while grading (CEPHLAB_NAME points nowhere): the cell fails at once,
+    otter carries on, and both answers around it still count."""
+    run = subprocess.run([sys.executable, "-m", "cephlab.cli", "grade", str(lab01_with_a_cluster_cell)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    assert lines[-1] == "score: 2/6", run.stdout
+    assert "  q1     1/1" in lines and "  q2     1/1" in lines and "  q3     0/2" in lines
+
+
+@pytest.mark.timeout(900)
+def test_batch_grading_a_folder_writes_one_csv_row_per_notebook(tmp_path, lab01_with_a_cluster_cell):
+    subs = tmp_path / "submissions"
+    (subs / "alice").mkdir(parents=True)
+    (subs / "bob").mkdir()
+    (subs / "alice" / "01-redundancy.ipynb").write_text(lab01_with_a_cluster_cell.read_text())
+    (subs / "bob" / "01-redundancy.ipynb").write_text((LABS / "01-redundancy" / "01-redundancy.ipynb").read_text())
+    (subs / "bob" / "notes.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+    run = subprocess.run([sys.executable, "-m", "cephlab.cli", "grade", str(subs), "--csv", str(tmp_path / "g.csv")],
+                         capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert run.returncode == 1, "a notebook that cannot be graded must make the exit code non-zero"
+    assert f"{subs / 'alice' / '01-redundancy.ipynb'}: score: 2/6" in run.stdout
+    assert f"{subs / 'bob' / '01-redundancy.ipynb'}: score: 0/6" in run.stdout
+    assert "notes.ipynb: NOT GRADED: cannot tell which lab" in run.stdout
+    rows = (tmp_path / "g.csv").read_text().splitlines()
+    assert rows[0] == "notebook,lab,score,possible,q1,q2,q3,q4,q5,error"
+    assert rows[1].endswith("alice/01-redundancy.ipynb,01-redundancy,2,6,1,1,0,0,0,")
+    assert rows[2].endswith("bob/01-redundancy.ipynb,01-redundancy,0,6,0,0,0,0,0,")
+
+
+@pytest.mark.timeout(600)
+def test_an_answer_that_never_ends_times_out_and_the_batch_goes_on(tmp_path):
+    """A looping answer costs its timeout, is reported, and the kernel dies with its otter run."""
+    master = grading.read(grading.solution_path("01-redundancy"))
+    student = grading.read(LABS / "01-redundancy" / "01-redundancy.ipynb")
+    looping = grading.fill_answers(student, master, ["q2"])
+    looping["cells"][grading.answer_cells(looping)["q1"][0]]["source"] = "while True:\n    pass"
+    path = grading.copy_notebook(looping, tmp_path / "01-redundancy.ipynb")
+    zipped = grading.autograder_zip(grading.solution_path("01-redundancy"), tmp_path)
+    before = set(_kernels())
+    [outcome] = grading.run_gradings([(path, zipped)], parallel=1, timeout=45)
+    assert isinstance(outcome, grading.GradingError) and "took longer than 45 s" in str(outcome)
+    time.sleep(5)   # ipykernel's parent poller checks once a second
+    orphans = [pid for pid, parent in _kernels().items() if pid not in before and not Path(f"/proc/{parent}").exists()]
+    assert not orphans, f"kernels outlived their grading: {orphans}"
+
+
+def _kernels():
+    """{pid: JPY_PARENT_PID} of the running ipykernel processes."""
+    kernels = {}
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and b"ipykernel_launcher" in (proc / "cmdline").read_bytes():
+                env = dict(kv.split(b"=", 1) for kv in (proc / "environ").read_bytes().split(b"\0") if b"=" in kv)
+                kernels[int(proc.name)] = int(env.get(b"JPY_PARENT_PID", b"1"))
+        except (OSError, ValueError):
+            pass
+    return kernels
