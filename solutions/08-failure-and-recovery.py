@@ -453,8 +453,8 @@ timeline
 # %% [markdown]
 # ### Model vs measurement
 # The model gets what the cluster told us: the objects and bytes the killed OSD held (the second
-# run's OSD also holds the 4 KiB objects the client wrote during the first), 3 survivors, the
-# per-OSD write rate measured while filling the pool. With the defaults the sleep bounds one PG at
+# run's OSD also holds the 4 KiB objects the client wrote during the first), the surviving OSDs
+# (3 on a 4-OSD cluster), the per-OSD write rate measured while filling the pool. With the defaults the sleep bounds one PG at
 # a time; tuned, the disks do. Both runs pay the same fixed costs (peering, PG stats reaching
 # the manager in 1–2 s steps), so the *time saved by tuning* is compared kill-to-clean.
 
@@ -462,7 +462,8 @@ timeline
 def model_seconds(run, setting):
     """The sleep counts objects, the disks count bytes: pass the mean object size."""
     st = SETTINGS[setting]
-    working = min(3, rec.concurrent_recoveries(3, 3, st["max_backfills"]))
+    survivors = len(osds) - 1
+    working = min(survivors, rec.concurrent_recoveries(survivors, 3, st["max_backfills"]))
     return rec.recovery_time(run["bytes_on"], working, device_rate, object_size=run["bytes_on"] / run["objects_on"],
                              device_rate=device_rate, **st)
 
