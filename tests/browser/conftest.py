@@ -1,4 +1,5 @@
-"""Fixtures of the browser tests: ONE JupyterLab server and ONE Chromium page per session.
+"""Fixtures of the browser tests: ONE JupyterLab server and ONE Chromium page for tests/browser
+(package scope: both end when the last browser test is done, before the notebook tests start).
 
 JupyterLab takes ~10-20 s to start and its page as long to load, so both happen once; each lab
 then opens in that page (File > Open, through JupyterLab's docmanager:open command) and closes
@@ -22,14 +23,14 @@ PAGE_TIMEOUT_MS = 180_000   # a 2-core machine under load: JupyterLab's page alo
 TIMINGS: list[dict] = []    # one row per slider move, printed at the end of the session
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def artifacts() -> Path:
     shutil.rmtree(ARTIFACTS, ignore_errors=True)
     ARTIFACTS.mkdir(parents=True)
     return ARTIFACTS
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (bash cephlab/bootstrap.sh setup)")
     exe = chromium_path()
@@ -42,7 +43,7 @@ def browser():
         b.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def jupyterlab(artifacts, tmp_path_factory):
     """JupyterLab on artifacts/notebooks/, which holds a trimmed copy of every lab."""
     root = artifacts / "notebooks"
@@ -56,7 +57,7 @@ def jupyterlab(artifacts, tmp_path_factory):
     shutil.copy(server.log_path, artifacts / "jupyterlab.log")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lab_page(browser, jupyterlab):
     """One page with JupyterLab loaded (its ~1 MB of JavaScript loads once)."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
