@@ -116,6 +116,13 @@ def pool_states(cluster, pool):
     return {pg["pgid"]: pg["state"] for pg in pgs}
 
 
+def pool_stat(cluster, pool, key):
+    """Sum of one stat_sum counter (e.g. "num_objects_recovered") over the PGs of `pool`."""
+    stats = cluster.client.mgr("pg ls-by-pool", poolstr=pool)
+    pgs = stats.get("pg_stats", []) if isinstance(stats, dict) else stats
+    return sum(pg["stat_sum"].get(key, 0) for pg in pgs)
+
+
 def wait_states(cluster, pool, done, timeout=180, interval=1.0):
     """Poll pool_states until done(states) is true; returns (states, seconds)."""
     t0 = time.monotonic()

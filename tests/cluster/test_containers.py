@@ -1,5 +1,7 @@
 """cephlab.containers (lab 11): the Vagrant gate, and placement read from a live cluster against
 models.crush (run on the native test cluster; orch/vagrant parts need the Vagrant cluster)."""
+import time
+
 import pytest
 
 from cephlab import containers
@@ -47,3 +49,16 @@ def test_placement_and_blocked_pgs_on_a_live_cluster(lab_cluster):
             for o in pair:
                 c.start_osd(o)
             c.wait_for_clean(progress=False)
+
+
+@pytest.mark.cluster
+def test_pool_stat_counts_objects(lab_cluster):
+    c = lab_cluster
+    with c.resources() as r:
+        pool = r.replicated_pool("t_containers_stat", size=2, pg_num=8)
+        c.write_checked_objects(pool, count=12, size=4096)
+        deadline = time.monotonic() + 30
+        while containers.pool_stat(c, pool, "num_objects") < 12 and time.monotonic() < deadline:
+            time.sleep(1)
+        assert containers.pool_stat(c, pool, "num_objects") == 12
+        assert containers.pool_stat(c, pool, "no_such_counter") == 0
