@@ -220,6 +220,10 @@ q1_pgid = f"5.{int(objects.Pool(id=5, name='rbd', pg_num=32, size=3, crush_rule=
 assert isinstance(q1_pgid, str) and q1_pgid.startswith("5."), "A PG id is a string: the pool id, a dot, and the PG number in hex"
 assert q1_pgid == "5.1e", "Hash the name with str_hash_rjenkins, fold it with stable_mod onto 32 PGs, and print the PG number in hex"
 
+# %%
+# HIDDEN
+assert q1_pgid == f"5.{int(objects.Pool(id=5, name='x', pg_num=32, size=3, crush_rule=0).object_ps('hello')[1][0]):x}" and "0x" not in q1_pgid, "Write the PG number in lowercase hex without a 0x prefix, as `ceph osd map` prints it"
+
 # %% [raw]
 # # END TESTS
 
@@ -252,6 +256,10 @@ q2_per_osd = pl.pg_count_stats(q2_pg_num, 3, 40).mean  # SOLUTION
 # %%
 assert q2_pg_num == 1024, "PGCalc: 100 x 40 / 3 = 1333, and the nearest power of two is 1024 (only 23 % below, so it is kept)"
 assert abs(q2_per_osd - 76.8) < 0.01, "Each PG has 3 copies spread over 40 OSDs: pg_num x size / OSDs"
+
+# %%
+# HIDDEN
+assert int(q2_pg_num) == q2_pg_num == pgs.pgcalc(40, 3) and abs(q2_per_osd - 1024 * 3 / 40) < 1e-9, "Both must come from the model exactly: the power of two from pgs.pgcalc, then pg_num x 3 / 40"
 
 # %% [raw]
 # # END TESTS
@@ -290,6 +298,10 @@ assert abs(q3_factor_16 - 1.142) < 0.005 and abs(q3_factor_128 - 1.052) < 0.005,
 # %%
 assert 3 <= q3_pgs_to_halve <= 5, "The excess shrinks like std / mean = 1 / sqrt(PGs per OSD) roughly: halving it takes about 4x the PGs"
 
+# %%
+# HIDDEN
+assert abs(q3_factor_16 - pl.fullest_factor(16, 3, 4)) < 1e-9 and abs(q3_factor_128 - pl.fullest_factor(128, 3, 4)) < 1e-9 and q3_factor_16 > q3_factor_128 > 1, "Use the exact form (no fast=True) with size 3 on 4 OSDs; more PGs always means a smaller excess"
+
 # %% [raw]
 # # END TESTS
 
@@ -322,6 +334,10 @@ q4_pgs_changed = pl.movement_on_add(4, 3).pgs_changed  # SOLUTION
 # %%
 assert abs(q4_shards_moved - 0.2) < 1e-9, "The new OSD ends up with its weight share of the copies, 1 of 5, and straw2 moves nothing else"
 assert abs(q4_pgs_changed - 0.6) < 1e-9, "A PG changes when its 3 OSDs (out of 5) include the new one"
+
+# %%
+# HIDDEN
+assert abs(q4_shards_moved - 1 / 5) < 1e-12 and abs(q4_pgs_changed - 3 / 5) < 1e-12, "Both are exact fractions for equal OSDs: the new OSD's share, and size / (OSDs + 1)"
 
 # %% [raw]
 # # END TESTS
@@ -357,6 +373,10 @@ assert 0 < q5_lost < 0.05, "Use host_failure('by_osd'): it counts the PGs whose 
 
 # %%
 assert q5_safe_rule == "by_host", "Only a rule that picks one OSD per host keeps a copy elsewhere when a host fails"
+
+# %%
+# HIDDEN
+assert abs(q5_lost - host_failure("by_osd")["PGs with every copy lost"]) < 1e-12 and isinstance(q5_safe_rule, str), "Take the share straight from host_failure('by_osd') (a fraction, not a PG count) and the rule's name as a string"
 
 # %% [raw]
 # # END TESTS

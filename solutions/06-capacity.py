@@ -195,6 +195,10 @@ q1_raw_gib = cap.raw_capacity(q1_usable_gib, replicated(3))  # SOLUTION
 assert abs(q1_usable_gib - 57142.86) < 1, "C_total = N_vm x C_per_vm / (thin_ratio x 0.7)"
 assert abs(q1_raw_gib - 3 * 57142.86) < 3, "Raw space is usable space times the replica count"
 
+# %%
+# HIDDEN
+assert abs(q1_usable_gib - 500 * 200 / (2.5 * 0.7)) < 1e-6 and abs(q1_raw_gib - 3 * q1_usable_gib) < 1e-6, "Keep the units in GiB and apply the 0.7 fill exactly once"
+
 # %% [raw]
 # # END TESTS
 
@@ -226,6 +230,10 @@ q2_at_93 = cap.fill_state(0.93)  # SOLUTION
 # %%
 assert q2_at_87 == "nearfull", "87 % is above the 0.85 nearfull ratio but below backfillfull"
 assert q2_at_93 == "backfillfull", "93 % is above 0.90 (no more backfill into it) but below the 0.95 full ratio"
+
+# %%
+# HIDDEN
+assert isinstance(q2_at_87, str) and (q2_at_87, q2_at_93) == (cap.fill_state(0.87), cap.fill_state(0.93)), "Store the names exactly as cap.fill_state returns them"
 
 # %% [raw]
 # # END TESTS
@@ -262,6 +270,10 @@ assert abs(q3_usable_gib - 8.686) < 0.01, "The OSD with 28 of 96 PGs fills first
 # %%
 assert abs(q3_stranded - 1 / 7) < 0.001, "Compare with an even spread: 1 - (fullest OSD's even share) / (its real share)"
 
+# %%
+# HIDDEN
+assert abs(q3_usable_gib - 0.95 * 8 / (28 / 96) / 3) < 1e-9 and abs(q3_stranded - 1 / 7) < 1e-9, "Use the PG counts as the shares, the default full ratio 0.95 and 3 copies"
+
 # %% [raw]
 # # END TESTS
 
@@ -295,6 +307,10 @@ q4_seed_is_safe = cap.PLANNING_FILL <= q4_max_fill  # SOLUTION
 # %%
 assert abs(q4_max_fill - 0.765) < 1e-6, "The same data on 9 hosts instead of 10 fills each of them 10/9 times as much"
 assert q4_seed_is_safe == True, "Compare 0.7 with your answer"
+
+# %%
+# HIDDEN
+assert abs(q4_max_fill - cap.NEARFULL * 0.9) < 1e-12 and bool(q4_seed_is_safe) is True, "Scale the nearfull ratio by 9/10 exactly, and store a boolean"
 
 # %% [raw]
 # # END TESTS
