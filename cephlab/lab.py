@@ -11,8 +11,10 @@ the lab changed, so its last cell can undo it all, and a re-run starts clean.
 """
 from __future__ import annotations
 
+import json
 import os
 import time
+from pathlib import Path
 
 from .api import Cluster
 from .errors import ClusterError
@@ -34,6 +36,8 @@ class LabSession:
     def __init__(self, lab_id, min_osds=3, cluster=None):
         self.prefix = f"lab{lab_id}-"
         self.cluster = cluster or connect()
+        self.journal = Path(self.cluster.dir) / "lab-sessions" / f"lab{lab_id}.json"
+        self._undo_unfinished_run()
         self._require_osds(min_osds)
         self._remove_leftovers()
         self.resources = Resources(self.cluster)
@@ -47,6 +51,39 @@ class LabSession:
         if have < n:
             raise ClusterError(f"this lab needs at least {n} OSDs and the cluster has {have}: "
                                f"run `cephlab down` then `cephlab up --osds {n}`")
+
+    # -- the journal: what an unfinished run changed, so the next run can undo it ------------
+    def _save_journal(self):
+        """Write down what cleanup() would undo, after every change (a kernel may die anytime)."""
+        self.journal.parent.mkdir(exist_ok=True)
+        state = {"config": [[who, opt, old] for (who, opt), old in self.tuning.before.items()],
+                 "full_ratios": self.full_ratios_before, "added_osds": self.added_osds,
+                 "stopped": sorted(self.stopped)}
+        self.journal.write_text(json.dumps(state))
+
+    def _undo_unfinished_run(self):
+        """A journal left behind means the last run never reached cleanup(): undo what it did."""
+        if not self.journal.exists():
+            return
+        state = json.loads(self.journal.read_text())
+        down = {o["osd"] for o in self.cluster.ceph("osd", "dump")["osds"] if not o["up"]}
+        for osd_id in state["stopped"]:
+            if osd_id in down and osd_id not in state["added_osds"]:
+                self.cluster.start_osd(osd_id)
+        if state["full_ratios"]:
+            self._apply_full_ratios(state["full_ratios"])
+        for who, option, old in reversed(state["config"]):
+            if old is None:
+                self.cluster.client.mon("config rm", who=who, name=option)
+            else:
+                self.cluster.client.mon("config set", who=who, name=option, value=str(old))
+        for osd_id in reversed(state["added_osds"]):
+            if osd_id in self.cluster.ceph("osd", "ls"):
+                self.cluster.remove_osd(osd_id)
+        print(f"undid an unfinished earlier run of {self.prefix.rstrip('-')}: "
+              f"{len(state['config'])} option(s), {len(state['added_osds'])} added OSD(s), "
+              f"{len(state['stopped'])} stopped OSD(s)")
+        self.journal.unlink()
 
     def _remove_leftovers(self):
         """Pools named with this lab's prefix are from an earlier, unfinished run: delete them."""
@@ -68,27 +105,35 @@ class LabSession:
         return self.resources.rbd_image(pool, image, size_mib)
 
     def config_set(self, who, option, value):
+        self.tuning.remember(who, option)
+        self._save_journal()
         self.tuning.set(who, option, value)
 
     def config_rm(self, who, option):
+        self.tuning.remember(who, option)
+        self._save_journal()
         self.tuning.rm(who, option)
 
     def stop_osd(self, osd_id):
         self.stopped.add(osd_id)
+        self._save_journal()
         self.cluster.stop_osd(osd_id)
 
     def kill_osd(self, osd_id):
         self.stopped.add(osd_id)
+        self._save_journal()
         self.cluster.kill_osd(osd_id)
 
     def start_osd(self, osd_id):
         self.cluster.start_osd(osd_id)
         self.stopped.discard(osd_id)
+        self._save_journal()
 
     def add_osd(self):
         """One more OSD, as `cephlab` makes them; cleanup() removes it again."""
         osd_id = self.cluster.add_osd()
         self.added_osds.append(osd_id)
+        self._save_journal()
         return osd_id
 
     def full_ratios(self):
@@ -101,6 +146,7 @@ class LabSession:
         database, so the session records the values before and cleanup() restores them."""
         if self.full_ratios_before is None:
             self.full_ratios_before = self.full_ratios()
+            self._save_journal()
         self._apply_full_ratios({"nearfull": nearfull, "backfillfull": backfillfull, "full": full})
 
     def _apply_full_ratios(self, ratios):
@@ -139,6 +185,7 @@ class LabSession:
             print(f"removed osd.{osd_id}")
         self.added_osds.clear()
         self.cluster.wait_for_clean(timeout=timeout, progress=False)
+        self.journal.unlink(missing_ok=True)
         print(f"reverted {len(reverted)} option(s): {', '.join(reverted) or 'none'}")
         print(f"deleted {len(deleted)} pool(s)/image(s): {', '.join(deleted) or 'none'}")
         print(f"cluster health: {self.cluster.health()}")

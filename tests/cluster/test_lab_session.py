@@ -1,0 +1,42 @@
+"""LabSession: cleanup() undoes everything, and a run that died before cleanup() is undone by the
+next run of the same lab (the journal in the cluster's folder)."""
+import pytest
+
+from cephlab.lab import LabSession
+
+pytestmark = pytest.mark.cluster
+OPTION = ("osd", "osd_max_backfills")
+
+
+def _db_value(cluster):
+    return cluster.config_db(*OPTION)
+
+
+def test_cleanup_reverts_config_and_deletes_pools(lab_cluster):
+    before = _db_value(lab_cluster)
+    lab = LabSession("98", cluster=lab_cluster)
+    pool = lab.replicated_pool("p", size=3, pg_num=8)
+    lab.config_set(*OPTION, 7)
+    assert _db_value(lab_cluster) == "7"
+    lab.cleanup()
+    assert _db_value(lab_cluster) == before
+    assert pool not in lab_cluster.pools()
+    assert not lab.journal.exists()
+
+
+def test_next_run_undoes_an_interrupted_run(lab_cluster):
+    before = _db_value(lab_cluster)
+    osd = lab_cluster.ceph("osd", "ls")[-1]
+    crashed = LabSession("99", cluster=lab_cluster)
+    pool = crashed.replicated_pool("p", size=3, pg_num=8)
+    crashed.config_set(*OPTION, 9)
+    crashed.stop_osd(osd)
+    assert crashed.journal.exists()
+    del crashed                                   # the kernel died: no cleanup()
+
+    rerun = LabSession("99", cluster=lab_cluster)
+    assert _db_value(lab_cluster) == before, "the interrupted run's option was not reverted"
+    assert lab_cluster.pids().get(f"osd.{osd}"), "the stopped OSD was not started again"
+    assert pool not in lab_cluster.pools(), "the interrupted run's pool was left behind"
+    assert not rerun.journal.exists()
+    rerun.cleanup()
