@@ -461,7 +461,7 @@ else:
 # it is away, start it again and time the return to `active+clean`.
 
 # %% tags=["nbval-ignore-output"]
-outage = {}
+outage, halted = {}, None
 if READY:
     c.ceph("osd", "crush", "rule", "create-replicated", lab.name("byosd"), "default", "osd")
     pool_osd = lab.replicated_pool("byosd", size=3, pg_num=32)
@@ -471,15 +471,18 @@ if READY:
     mgr_host = c.ceph("mgr", "stat")["active_name"].split(".")[0]
     victim = [h for h in sorted(HOST_OSDS) if h != mgr_host][-1]
     placement = {p: containers.pool_placement(c, p) for p in (pool_host, pool_osd)}
+    min_sizes = {p: c.ceph("osd", "pool", "get", p, "min_size")["min_size"] for p in placement}
     parity = {p: np.mean([live == model for live, model in pl.values()]) for p, pl in placement.items()}
     lost = {p: dict(zip(pl, fd.shards_on([live for live, _ in pl.values()], HOST_OSDS[victim])))
             for p, pl in placement.items()}
     recovered_before = containers.pool_stat(c, pool_host, "num_objects_recovered")
+    halted = victim                        # the clean-up cell starts it again if a cell fails
     t_halt = containers.host_down(c, victim)
     states = {p: containers.wait_settled(c, p, HOST_OSDS[victim], timeout=120)[0] for p in (pool_host, pool_osd)}
     probe_ok = io_probe(c, pool_host, "probe-during-outage")
     during = rh.write_objects(c, pool_host, 32, 65536, prefix="during")
     t_up = containers.host_up(c, victim)
+    halted = None
     _, t_clean = containers.wait_states(c, pool_host, lambda s: set(s.values()) == {"active+clean"}, timeout=600)
     c.wait_for_clean(timeout=600, progress=False)
     recovered = containers.pool_stat(c, pool_host, "num_objects_recovered") - recovered_before
@@ -504,7 +507,7 @@ if READY:
         degraded = sum(1 for pg, s in states[p].items() if "degraded" in s.split("+") or "undersized" in s.split("+"))
         node.add(f"{p}: up sets models.crush reproduces", model=1.0, measured=parity[p], rel_tol=0,
                  why="models.crush is bit-exact with Ceph's mapper")
-        node.add(f"{p}: PGs blocked (lost >= 2 shards)", model=int((n_lost >= 2).sum()), measured=blocked,
+        node.add(f"{p}: PGs blocked (3 - lost < min_size)", model=int((3 - n_lost < min_sizes[p]).sum()), measured=blocked,
                  unit="PGs", rel_tol=0, why="a PG serves I/O exactly while size - lost >= min_size")
         node.add(f"{p}: PGs degraded (lost >= 1 shard)", model=int((n_lost >= 1).sum()), measured=degraded,
                  unit="PGs", rel_tol=0, why="every PG with a shard on the halted node misses it")
@@ -551,10 +554,13 @@ else:
 
 # %% [markdown]
 # ## Clean up
-# Restarts anything stopped, deletes the lab's pools and its CRUSH rule (named after its pool).
+# Starts the node again if a failed cell left it halted, restarts anything stopped, deletes the
+# lab's pools and its CRUSH rule (named after its pool).
 
 # %% tags=["nbval-ignore-output"]
 if READY:
+    if halted:
+        containers.host_up(c, halted)
     lab.cleanup()
 else:
     print(containers.SKIP)
