@@ -273,23 +273,28 @@ def expected_max_pgs(pg_num, size, osds, exact=False):
     ~0.05 ms fast and ~13 ms exact. Valid: whole numbers >= 1. Vectorised.
     Provenance: course-defined.
     """
-    if exact:
-        return _expected_max_exact(pg_num, size, osds)
     n, p, N = _spread_inputs(pg_num, size, osds)
-    mean = n * p
-    std = np.sqrt(n * p * (1.0 - p))
-    z = ndtri((N - _BLOM_ALPHA) / (N - 2 * _BLOM_ALPHA + 1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        skew = np.where(std > 0, (1.0 - 2.0 * p) / std, 0.0)
-    z = z + (z * z - 1.0) * skew / 6.0
-    return _check.scalar(mean + std * z)
+    return _check.scalar(expected_max_binomial(n, p, N, exact))
 
 
-def _expected_max_exact(pg_num, size, osds):
-    n, p, N = _spread_inputs(pg_num, size, osds)
-    n, p, N = np.broadcast_arrays(n, p, N)
+def expected_max_binomial(n, p, N, exact=False):
+    """E[max] of N independent Binomial(n, p) counts -- the fullest of N OSDs.
+
+    fast: mean + std x z',  z = ndtri((N - 0.375) / (N + 0.25)),  z' = z + (z^2 - 1) g / 6,
+          g = (1 - 2p) / std   (Blom's normal order statistic with a Cornish-Fisher skew term)
+    exact: sum_{k>=0} (1 - F(k)^N) over mean +- 12 std (+ 25), where the terms are 1 and 0 to
+          double precision (F the binomial CDF).
+    Takes validated arrays (n >= 1 trials, 0 < p <= 1, N >= 1); models.pgs and models.placement
+    call it with their own (n, p). Vectorised (broadcasts). Provenance: course-defined.
+    """
+    n, p, N = np.broadcast_arrays(np.asarray(n, float), np.asarray(p, float), np.asarray(N, float))
     mean = n * p
     std = np.sqrt(n * p * (1.0 - p))
+    if not exact:
+        z = ndtri((N - _BLOM_ALPHA) / (N - 2 * _BLOM_ALPHA + 1))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            skew = np.where(std > 0, (1.0 - 2.0 * p) / std, 0.0)
+        return mean + std * (z + (z * z - 1.0) * skew / 6.0)
     lo = np.maximum(0, np.floor(mean - 12 * std)).astype(np.int64)
     width = int(np.max(np.ceil(24 * std) + 25))
     k = lo[..., None] + np.arange(width)
@@ -297,7 +302,7 @@ def _expected_max_exact(pg_num, size, osds):
     # 1 - F^N = 1 - (1 - sf)^N, written so a tiny sf keeps its digits (sf = 1 gives log 0)
     with np.errstate(divide="ignore"):
         terms = -np.expm1(N[..., None] * np.log1p(-sf))
-    return _check.scalar(lo + terms.sum(axis=-1))
+    return lo + terms.sum(axis=-1)
 
 
 def fullest_osd_factor(pg_num, size, osds, exact=False):

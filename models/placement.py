@@ -26,13 +26,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import comb, ndtri
-from scipy.stats import binom
+from scipy.special import comb
 
-from models import _check
-
-
-_BLOM = 0.375    # Blom's plotting position for the expected maximum of N normals
+from models import _check, pgs
 
 
 class PgCount(NamedTuple):
@@ -71,29 +67,15 @@ def pg_count_stats(pg_num, size, osds):
 def expected_fullest(pg_num, size, osds, fast=False):
     """Expected PG count of the fullest OSD (distinct-OSD model, OSDs taken as independent).
 
-    exact (default):
-        E[max] = sum_{k=0}^{pg_num - 1} (1 - F(k)^osds),  F = CDF of Binomial(pg_num, size/osds)
-    fast=True (for sliders): the normal order statistic with Blom's plotting position and a
-    Cornish-Fisher skew term, as models.pgs.expected_max_pgs uses,
-        z = ndtri((N - 0.375) / (N + 0.25)),  z' = z + (z^2 - 1) g / 6,  g = (1 - 2q) / std
-        E[max] ~ mean + std z'
+    E[max] of `osds` Binomial(pg_num, size/osds) counts, by models.pgs.expected_max_binomial:
+    exact (default) sums 1 - F(k)^osds over the CDF F; fast=True (for sliders) is its normal
+    order statistic with a skew term. No OSD can hold more than pg_num PGs (the cap).
     The counts really sum to pg_num x size; treating them as independent is a small error
     from 4 OSDs up. With size = osds every OSD holds every PG: the result is pg_num.
     Valid: as pg_count_stats. Vectorised (broadcasts). Provenance: course-defined.
     """
     n, q, N = _inputs(pg_num, size, osds)
-    if fast:
-        mean, std = n * q, np.sqrt(n * q * (1.0 - q))
-        z = ndtri((N - _BLOM) / (N - 2 * _BLOM + 1))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            skew = np.where(std > 0, (1.0 - 2.0 * q) / std, 0.0)
-        return _check.scalar(mean + std * (z + (z * z - 1.0) * skew / 6.0))
-    n, q, N = np.broadcast_arrays(n, q, N)
-    k = np.arange(int(n.max()))
-    cdf = binom.cdf(k, n[..., None], q[..., None])
-    # 1 - F^N written with expm1 so tiny tails keep their digits; F = 0 gives a term of 1
-    terms = -np.expm1(N[..., None] * np.log(np.maximum(cdf, 1e-300)))
-    return _check.scalar(np.where(k < n[..., None], terms, 0.0).sum(axis=-1))
+    return _check.scalar(np.minimum(pgs.expected_max_binomial(n, q, N, exact=not fast), n))
 
 
 def fullest_factor(pg_num, size, osds, fast=False):
