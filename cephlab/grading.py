@@ -5,10 +5,11 @@
 
 How: the notebook's lab (NN-topic) names its solution, solutions/NN-topic.ipynb. The autograder
 is build/autograder/NN-topic.zip when `make student` left one newer than the solution, else a
-fresh `otter assign` into a temporary folder. The notebook is graded by `otter run` (no Docker;
-its entry point otter.run.main, in a child forked from a process that imported otter once, so
-a batch pays for otter's import once) on a *grading copy* that ends after the last question: the measurements that follow the
-exercises need a cluster, take a minute and are not graded. As a second guard the kernel sees
+fresh `otter assign` into a temporary folder. The notebook is graded by `otter run` (no Docker)
+on a *grading copy* that ends after the last question: the measurements that follow the
+exercises need a cluster, take a minute and are not graded. Each otter run (its entry point
+otter.run.main) is a child forked from this process, which imports otter once: a batch pays
+for otter's import once, and a timeout ends a grading that hangs. As a second guard the kernel sees
 $CEPHLAB_NAME set to a cluster that cannot exist, so a cell that still tries to connect fails at
 once (otter carries on past errors) instead of touching the learner's or the class's cluster.
 
@@ -124,12 +125,20 @@ def otter_assign(solution, out):
     return Path(out)
 
 
+def cached_autograder(solution, cached=AUTOGRADER):
+    """cached/<lab>.zip if `make student` made it after the solution's last change, else None."""
+    zipped = Path(cached) / f"{Path(solution).stem}.zip" if cached else None
+    if zipped and zipped.exists() and zipped.stat().st_mtime >= Path(solution).stat().st_mtime:
+        return zipped
+    return None
+
+
 def autograder_zip(solution, workdir, cached=AUTOGRADER):
     """The autograder zip for a solution: cached/<lab>.zip if newer than the solution, else a
     fresh one made by otter assign under workdir."""
     solution = Path(solution)
-    zipped = Path(cached) / f"{solution.stem}.zip" if cached else None
-    if zipped and zipped.exists() and zipped.stat().st_mtime >= solution.stat().st_mtime:
+    zipped = cached_autograder(solution, cached)
+    if zipped:
         return zipped
     out = otter_assign(solution, Path(workdir) / f"assign-{solution.stem}")
     zips = sorted((out / "autograder").glob("*.zip"))
@@ -179,87 +188,148 @@ def grading_env():
     return env
 
 
-def _otter_child(copy_path, autograder, out):
-    """Body of a forked child: otter run's own entry point, its output to out/otter.log. The child
-    leads its own process group, which a timeout kills; the kernel (in a session of its own)
-    then exits by itself, as ipykernel does when its parent process dies."""
+def _child_main(target, args, log_path):
+    """Body of a forked child: target(*args) with the grading environment, output to log_path.
+    The child leads its own process group, which a timeout kills; a kernel it started (in a
+    session of its own) then exits by itself, as ipykernel does when its parent dies."""
     os.setpgrp()
     env = grading_env()
     os.environ.clear()
     os.environ.update(env)
-    log = os.open(out / "otter.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     os.dup2(log, 1)
     os.dup2(log, 2)
+    target(*args)
+
+
+class _Child:
+    """target(*args) in a forked child, started at once; poll() until it has ended."""
+
+    def __init__(self, ctx, target, args, log_path):
+        self.log_path, self.t0 = Path(log_path), time.monotonic()
+        self.process = ctx.Process(target=_child_main, args=(target, args, str(log_path)))
+        self.process.start()
+
+    @property
+    def elapsed(self):
+        return time.monotonic() - self.t0
+
+    def poll(self, timeout):
+        """None while running; then its exit code, or "timeout" after killing it."""
+        if self.process.is_alive():
+            if self.elapsed <= timeout:
+                return None
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.process.join()
+            return "timeout"
+        self.process.join()
+        return self.process.exitcode
+
+    def log_tail(self, n=3000):
+        return self.log_path.read_text(errors="replace")[-n:] if self.log_path.exists() else ""
+
+
+def _run_children(tasks, parallel, timeout, preload):
+    """Run tasks [(start(ctx) -> _Child, finish(child, status) -> outcome)], `parallel` at a time
+    (status: the exit code, "timeout", or the GradingError start raised, with child None),
+    each child forked from this process after `preload` was imported here once (so no child
+    pays otter's import). Returns the outcomes in order. Call from the main thread, with no
+    other threads running (fork)."""
+    import importlib
+    import multiprocessing
+    importlib.import_module(preload)
+    ctx = multiprocessing.get_context("fork")
+    outcomes, pending, running = [None] * len(tasks), list(enumerate(tasks)), {}
+    while pending or running:
+        while pending and len(running) < max(1, parallel):
+            i, (start, finish) = pending.pop(0)
+            try:
+                running[i] = (start(ctx), finish)
+            except (GradingError, OSError, ValueError) as err:   # finish() reports it
+                outcomes[i] = finish(None, err if isinstance(err, GradingError) else GradingError(str(err)))
+        for i, (child, finish) in list(running.items()):
+            status = child.poll(timeout)
+            if status is not None:
+                del running[i]
+                outcomes[i] = finish(child, status)
+        time.sleep(0.05)
+    return outcomes
+
+
+def _assign_child(solution, out):
+    from otter.assign import main
+    main(str(solution), str(out), no_run_tests=True, no_pdfs=True)
+
+
+def assign_many(solutions, workdir, parallel=2, timeout=600):
+    """otter assign of each solution into workdir/assign-<lab>/ (forked, `parallel` at a time);
+    returns {solution: its autograder zip, or a GradingError}."""
+    workdir = Path(workdir)
+
+    def task(solution):
+        out = workdir / f"assign-{Path(solution).stem}"
+
+        def start(ctx):
+            out.parent.mkdir(parents=True, exist_ok=True)
+            return _Child(ctx, _assign_child, (solution, out), workdir / f"assign-{Path(solution).stem}.log")
+
+        def finish(child, status):
+            if isinstance(status, GradingError):
+                return status
+            zips = sorted((out / "autograder").glob("*.zip"))
+            if status != 0 or not zips:
+                return GradingError(f"otter assign failed for {Path(solution).name} ({status}):\n{child.log_tail()}")
+            return zips[-1]
+        return start, finish
+    outcomes = _run_children([task(s) for s in solutions], parallel, timeout, "otter.assign")
+    return dict(zip(solutions, outcomes))
+
+
+def _run_child(copy_path, autograder, out):
     from otter.run import main
     main(str(copy_path), autograder=str(autograder), output_dir=str(out), no_logo=True)
 
 
-class _Grading:
-    """One otter run in a forked child, started at once."""
-
-    def __init__(self, ctx, notebook, autograder, out):
-        self.notebook, self.out, self.t0 = Path(notebook), out, time.monotonic()
-        nb = read(self.notebook)
-        self.lab = lab_of(self.notebook, nb)
-        copy_path = out / "submission" / f"{self.lab}.ipynb"
-        copy_path.parent.mkdir(parents=True)
-        copy_path.write_text(json.dumps(grading_copy(nb)), encoding="utf-8")
-        self.process = ctx.Process(target=_otter_child, args=(copy_path, autograder, out), daemon=False)
-        self.process.start()
-
-    def outcome(self, timeout):
-        """None while running; then a Result or a GradingError."""
-        elapsed = time.monotonic() - self.t0
-        if self.process.is_alive():
-            if elapsed <= timeout:
-                return None
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)   # the child and what it started
-            except ProcessLookupError:
-                pass
-            self.process.join()
-            return GradingError(f"grading {self.notebook} took longer than {timeout:g} s: an answer "
-                                "cell may loop forever (raise --timeout if it is just slow)")
-        self.process.join()
-        results = self.out / "results.json"
-        if self.process.exitcode != 0 or not results.exists():
-            log = (self.out / "otter.log").read_text(errors="replace")[-3000:]
-            return GradingError(f"otter run failed on {self.notebook}:\n{log}")
-        try:
-            return Result(self.notebook, self.lab, parse_results(json.loads(results.read_text())), elapsed)
-        except GradingError as err:
-            return GradingError(f"{self.notebook}: {err}")
-
-
 def run_gradings(jobs, parallel=2, timeout=300, on_result=None):
     """Grade [(notebook, autograder zip)], `parallel` at a time; returns a Result or a
-    GradingError per job, in order. Each grading is `otter run` (otter.run.main) in a child
-    forked from this process, which imports otter once for all of them: a grading then costs
-    the kernel's work only. Call it from the main thread with no other threads running."""
-    import multiprocessing
-    import otter.run  # noqa: F401  (imported here once, inherited by every child)
-    ctx = multiprocessing.get_context("fork")
-    outcomes, pending, running = [None] * len(jobs), list(enumerate(jobs)), {}
-
-    def done(i, outcome):
-        outcomes[i] = outcome
-        if on_result:
-            on_result(jobs[i][0], outcome)
-
+    GradingError per job, in order. Each grading is `otter run` (its entry point otter.run.main)
+    in a child forked from this process, which imports otter once for all of them: a grading
+    then costs the kernel's work only."""
     with tempfile.TemporaryDirectory(prefix="cephlab-grade-") as tmp:
-        while pending or running:
-            while pending and len(running) < max(1, parallel):
-                i, (notebook, autograder) = pending.pop(0)
-                try:
-                    running[i] = _Grading(ctx, notebook, autograder, Path(tmp) / f"job{i}")
-                except (GradingError, OSError, ValueError) as err:
-                    done(i, err if isinstance(err, GradingError) else GradingError(f"{notebook}: {err}"))
-            for i, job in list(running.items()):
-                outcome = job.outcome(timeout)
-                if outcome is not None:
-                    del running[i]
-                    done(i, outcome)
-            time.sleep(0.05)
+        def task(i, notebook, autograder):
+            notebook, out = Path(notebook), Path(tmp) / f"job{i}"
+            state = {}
+
+            def start(ctx):
+                nb = read(notebook)
+                state["lab"] = lab_of(notebook, nb)
+                copy_path = out / "submission" / f"{state['lab']}.ipynb"
+                copy_path.parent.mkdir(parents=True)
+                copy_path.write_text(json.dumps(grading_copy(nb)), encoding="utf-8")
+                return _Child(ctx, _run_child, (copy_path, autograder, out), out / "otter.log")
+
+            def finish(child, status):
+                if isinstance(status, GradingError):
+                    outcome = status
+                elif status == "timeout":
+                    outcome = GradingError(f"grading {notebook} took longer than {timeout:g} s: an answer "
+                                           "cell may loop forever (raise --timeout if it is just slow)")
+                elif status != 0 or not (out / "results.json").exists():
+                    outcome = GradingError(f"otter run failed on {notebook}:\n{child.log_tail()}")
+                else:
+                    try:
+                        questions = parse_results(json.loads((out / "results.json").read_text()))
+                        outcome = Result(notebook, state["lab"], questions, child.elapsed)
+                    except GradingError as err:
+                        outcome = GradingError(f"{notebook}: {err}")
+                if on_result:
+                    on_result(notebook, outcome)
+                return outcome
+            return start, finish
+        outcomes = _run_children([task(i, nb, ag) for i, (nb, ag) in enumerate(jobs)], parallel, timeout, "otter.run")
     return outcomes
 
 
@@ -381,8 +451,6 @@ def grade_many(notebooks, jobs=2, timeout=300, workdir=None, on_result=None):
     """Grade notebooks `jobs` at a time, making each lab's autograder once. Returns
     [(notebook, Result or GradingError)] in the given order; on_result(notebook, outcome) is
     called as each one finishes."""
-    from concurrent.futures import ThreadPoolExecutor
-
     def attempt(fn, *args):
         try:
             return fn(*args)
@@ -393,9 +461,11 @@ def grade_many(notebooks, jobs=2, timeout=300, workdir=None, on_result=None):
         workdir = Path(workdir or tmp)
         labs = {nb: attempt(lab_of, nb) for nb in notebooks}
         wanted = sorted({lab for lab in labs.values() if isinstance(lab, str)})
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:   # otter assign: subprocesses
-            zips = dict(zip(wanted, pool.map(
-                lambda lab: attempt(lambda: autograder_zip(solution_path(lab), workdir / lab)), wanted)))
+        solutions = {lab: attempt(solution_path, lab) for lab in wanted}
+        zips = {lab: cached_autograder(sol) if isinstance(sol, Path) else sol for lab, sol in solutions.items()}
+        missing = [lab for lab, z in zips.items() if z is None]
+        made = assign_many([solutions[lab] for lab in missing], workdir, parallel=jobs)
+        zips.update({lab: made[solutions[lab]] for lab in missing})
         outcomes = {}
         for nb, lab in labs.items():
             problem = lab if not isinstance(lab, str) else zips[lab]

@@ -2,14 +2,13 @@
 gives the solution full marks, the untouched student notebook 0, and a student notebook with one
 question answered (its lines taken from the solution) exactly that question's points.
 
-All gradings run in one batch (cephlab.grading.run_gradings, two at a time) when the first test
-asks for them. The autograders are made fresh by otter assign, so a stale build/ cannot hide a
-broken lab."""
+When the first test asks, one batch of otter assigns (fresh autograders, so a stale build/ cannot
+hide a broken lab) then one batch of all gradings run, two at a time, in children forked from
+this process (cephlab.grading.assign_many, run_gradings)."""
 import os
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -29,33 +28,34 @@ def chosen_question(lab, questions):
 KINDS = ("solution", "student", "one")
 
 
-def prepare(lab, work):
-    """otter assign once; the three notebooks to grade (the one-answer copy is written here)."""
+def prepare(lab, work, zipped):
+    """The three notebooks to grade (the one-answer copy is written here) and what to expect."""
     solution = grading.solution_path(lab)
-    out = grading.otter_assign(solution, work / f"assign-{lab}")
     committed = LABS / lab / f"{lab}.ipynb"
-    student_path = committed if committed.exists() else out / "student" / f"{lab}.ipynb"
+    student_path = committed if committed.exists() else work / f"assign-{lab}" / "student" / f"{lab}.ipynb"
     master, student = grading.read(solution), grading.read(student_path)
     question = chosen_question(lab, grading.question_points(master))
     one = grading.copy_notebook(grading.fill_answers(student, master, [question]),
                                 work / f"{lab}-one-answer.ipynb")
-    return {"zip": sorted((out / "autograder").glob("*.zip"))[-1], "points": grading.question_points(master),
-            "question": question, "solution": solution, "student": student_path, "one": one}
+    return {"zip": zipped, "points": grading.question_points(master), "question": question,
+            "solution": solution, "student": student_path, "one": one}
 
 
 @pytest.fixture(scope="session")
 def graded(tmp_path_factory):
-    """{lab: {"points", "question", "solution": Result, "student": Result, "one": Result}}.
-    The assigns run in parallel threads (subprocesses); then all gradings in one batch."""
+    """{lab: {"points", "question", "solution": Result, "student": Result, "one": Result}}, or
+    the lab's error. One batch of otter assigns, then one batch of all the gradings."""
     work = tmp_path_factory.mktemp("grading")
-
-    def attempt(lab):
+    solutions = [grading.solution_path(lab) for lab in ALL_LABS]
+    zips = grading.assign_many(solutions, work, parallel=WORKERS)
+    prepared = {}
+    for lab, solution in zip(ALL_LABS, solutions):
         try:
-            return prepare(lab, work)
+            if isinstance(zips[solution], Exception):
+                raise zips[solution]
+            prepared[lab] = prepare(lab, work, zips[solution])
         except Exception as err:   # reported by that lab's tests, not by every lab's
-            return err
-    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        prepared = dict(zip(ALL_LABS, pool.map(attempt, ALL_LABS)))
+            prepared[lab] = err
     ready = [lab for lab in ALL_LABS if isinstance(prepared[lab], dict)]
     jobs = [(prepared[lab][kind], prepared[lab]["zip"]) for lab in ready for kind in KINDS]
     outcomes = iter(grading.run_gradings(jobs, parallel=WORKERS, timeout=600))
