@@ -212,6 +212,11 @@ assert "nginx front end" not in q1_stateful and "stateless API worker" not in q1
 assert q1_stateful == {"MySQL database", "CI repository data", "secret keys"}, \
     "Seed 000 lists databases, logs, CI config and repo data, and secret keys as state that must survive the container"
 
+# %%
+# HIDDEN
+assert isinstance(q1_stateful, set) and len(q1_stateful) == 3 and q1_stateful <= {"nginx front end", "MySQL database", "CI repository data", "stateless API worker", "secret keys"}, \
+    "Use exactly the names given in the question, one set entry per container that keeps state"
+
 # %% [raw]
 # # END TESTS
 
@@ -243,6 +248,11 @@ q2_ms = write_latency_ms(0.1, 5.0, 0.5, 3)  # SOLUTION
 assert isinstance(q2_ms, (int, float)), "q2_ms should be a number of milliseconds"
 assert abs(q2_ms - 6.4) < 1e-6, \
     "The replicas work in parallel with the primary: add (1), the longer of the two middle steps, and (4) -- not one disk per copy"
+
+# %%
+# HIDDEN
+assert abs(q2_ms - write_latency_ms(0.1, 5.0, 0.5, 3)) < 1e-12 and abs(write_latency_ms(0.2, 8.0, 1.0, 3) - 10.8) < 1e-9, \
+    "Call write_latency_ms(net, disk, osd, size) with the question's numbers, in milliseconds"
 
 # %% [raw]
 # # END TESTS
@@ -280,6 +290,11 @@ assert abs(q3_ms - 13.9) < 1e-6, \
 # %%
 assert abs(q3_slowdown - 13.9 / 1.27) < 1e-3, "Divide by the latency of the same write with every disk an SSD"
 
+# %%
+# HIDDEN
+assert abs(q3_ms - write_latency_ms(0.05, SSD, 0.5, 3, slowest_disk_ms=SATA)) < 1e-12, "Pass the SATA disk as slowest_disk_ms and the SSD as the disk"
+assert abs(q3_slowdown * write_latency_ms(0.05, SSD, 0.5, 3) - q3_ms) < 1e-9 and q3_slowdown > 10, "The slowdown is a ratio: mixed-pool latency over all-SSD latency"
+
 # %% [raw]
 # # END TESTS
 
@@ -311,6 +326,11 @@ q4_saved_ms = serial_write_latency_ms(0.1, 5.0, 0.5, 3) - write_latency_ms(0.1, 
 # %%
 assert abs(q4_saved_ms - 10.7) < 1e-6, \
     "One by one, every copy adds a full round trip (net + osd + disk + net); in parallel only the slowest one counts"
+
+# %%
+# HIDDEN
+assert abs(q4_saved_ms - (serial_write_latency_ms(0.1, 5.0, 0.5, 3) - write_latency_ms(0.1, 5.0, 0.5, 3))) < 1e-12 and q4_saved_ms > 0, \
+    "The saving is serial latency minus parallel latency, a positive number of ms"
 
 # %% [raw]
 # # END TESTS
@@ -344,6 +364,12 @@ q5_two_left = red.serves_io(red.replicated(3), failed=1)  # SOLUTION
 # %%
 assert q5_one_left == False, "With fewer live copies than min_size Ceph blocks the write: consistency over availability"
 assert q5_two_left == True, "Two copies up meets min_size 2, so the PG keeps serving I/O"
+
+# %%
+# HIDDEN
+assert isinstance(q5_one_left, bool) and isinstance(q5_two_left, bool), "Store booleans (True/False), not strings or numbers"
+assert (q5_one_left, q5_two_left) == (red.serves_io(red.replicated(3), failed=2), red.serves_io(red.replicated(3), failed=1)), \
+    "One reachable OSD means two failed; two reachable means one failed"
 
 # %% [raw]
 # # END TESTS
