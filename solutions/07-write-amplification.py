@@ -189,6 +189,10 @@ q1_journal_share = (q1_parts["ceph_journal"] + q1_parts["fs_journal"]) / q1_part
 assert 0 < q1_journal_share < 1, "q1_journal_share is a fraction of the total, between 0 and 1"
 assert abs(q1_journal_share - 0.7003) < 1e-3, "Add ceph_journal and fs_journal and divide by the total WAF of 13.75"
 
+# %%
+# HIDDEN
+assert abs(q1_journal_share - (5.994 + 3.635) / 13.75) < 1e-9, "Only the two journal parts count (not metadata or data), divided by the total, without rounding"
+
 # %% [raw]
 # # END TESTS
 
@@ -220,6 +224,11 @@ q2_64k = float(waf.bluestore_waf(65536))  # SOLUTION
 # %%
 assert abs(q2_4k - 10.0) < 0.01, "Use waf.bluestore_waf(4096): a deferred 4 KiB write lands in the WAL and again in place"
 assert abs(q2_64k - 3.25) < 0.01, "At 64 KiB (= prefer_deferred_size) the write is no longer deferred: data once, plus metadata"
+
+# %%
+# HIDDEN
+assert abs(q2_4k - float(waf.bluestore_waf(4096))) < 1e-9 and abs(q2_64k - float(waf.bluestore_waf(65536))) < 1e-9, "Store the model's exact WAF for each size with Pacific's HDD defaults, not a rounded value"
+assert q2_4k > q2_64k, "Small deferred writes amplify more than large direct ones"
 
 # %% [raw]
 # # END TESTS
@@ -254,6 +263,11 @@ q3_space = waf.space_amplification(1024, 65536)  # SOLUTION
 # %%
 assert abs(q3_jewel_4k - 52.0) < 0.01, "The 4 KiB of data is padded to a whole 64 KiB unit on each of 3 replicas, plus metadata"
 assert abs(q3_space - 64) < 1e-9, "Space used is the object rounded up to whole allocation units"
+
+# %%
+# HIDDEN
+assert abs(q3_jewel_4k - float(waf.bluestore_waf(4096, **waf.BLUESTORE_JEWEL_HDD))) < 1e-9, "Pass the Jewel HDD settings to waf.bluestore_waf and keep its exact value"
+assert abs(q3_space - 65536 / 1024) < 1e-12, "Space amplification is allocated bytes / object bytes: one whole 64 KiB unit for 1 KiB"
 
 # %% [raw]
 # # END TESTS
@@ -290,6 +304,11 @@ q4_data_waf = q4_parts["data"] + q4_parts["deferred_data"]  # SOLUTION
 assert q4_deferred == True, "16 KiB is below bluestore_prefer_deferred_size_hdd (64 KiB)"
 assert abs(q4_data_waf - 3.0) < 1e-9, "The data itself is written once per replica, whether in place now or later"
 
+# %%
+# HIDDEN
+assert isinstance(q4_deferred, (bool, np.bool_)) and bool(q4_deferred) is True, "Store a boolean (True/False), not a string or number"
+assert abs(q4_data_waf - 3.0) < 1e-12, "Count data only (direct plus deferred copy), once per replica, without the WAL or metadata"
+
 # %% [raw]
 # # END TESTS
 
@@ -320,6 +339,10 @@ q5_tb_per_day = 2 * waf.longterm_breakdown("filestore")["total"]  # SOLUTION
 
 # %%
 assert abs(q5_tb_per_day - 27.5) < 0.01, "Device bytes = client bytes x WAF"
+
+# %%
+# HIDDEN
+assert abs(q5_tb_per_day - 2 * waf.longterm_breakdown("filestore")["total"]) < 1e-9, "Multiply the 2 TB by the long-term FileStore total WAF exactly"
 
 # %% [raw]
 # # END TESTS
