@@ -209,6 +209,11 @@ q1_fraction_of_plan = 2273 / 15000  # SOLUTION
 assert abs(q1_data_disk_bound - 1800) < 1, "The data disks are 9 SAS disks of 600 IOPS and each write lands on 3 of them"
 assert abs(q1_fraction_of_plan - 0.1515) < 0.001, "Divide what was measured by what was planned"
 
+# %%
+# HIDDEN
+assert abs(q1_data_disk_bound - iops.expected_write_iops(600, 9, 3)) < 1e-9 and abs(q1_fraction_of_plan - 2273 / 15000) < 1e-12, \
+    "Use the exact planning rule (600 x 9 / 3) and the exact ratio 2,273 / 15,000 (a fraction, not a percentage)"
+
 # %% [raw]
 # # END TESTS
 
@@ -241,6 +246,11 @@ q2_latency_ms = iops.latency_ms(2094, 16)  # SOLUTION
 # %%
 assert abs(q2_in_flight - 579.8) < 0.5, "Little's law: in flight = IOPS x latency, with the latency in seconds"
 assert abs(q2_latency_ms - 7.641) < 0.01, "latency = in flight / IOPS; give it in milliseconds"
+
+# %%
+# HIDDEN
+assert abs(q2_in_flight - 14264 * 40.65 / 1000) < 1e-6 and abs(q2_latency_ms - 16 / 2094 * 1000) < 1e-6, \
+    "Keep full precision: in flight = IOPS x seconds, latency = in flight / IOPS x 1000 ms"
 
 # %% [raw]
 # # END TESTS
@@ -279,6 +289,12 @@ assert q3_writes_4k == 2 and q3_writes_64k == 1, "Writes below bluestore_prefer_
 # %%
 assert abs(q3_cluster_4k - 600) < 1, "Disk IOPS x disks / (replicas x device writes per write)"
 
+# %%
+# HIDDEN
+assert (q3_writes_4k, q3_writes_64k) == (iops.device_writes_per_write(4096), iops.device_writes_per_write(65536)) and iops.device_writes_per_write(65535) == 2, \
+    "Compare the write size with the 64 KiB deferred threshold (strictly below defers)"
+assert abs(q3_cluster_4k - iops.cluster_write_iops(300, 12, 3, 2)) < 1e-9, "Use 12 disks of 300 IOPS, 3 replicas and the 4 KiB write's device writes"
+
 # %% [raw]
 # # END TESTS
 
@@ -313,6 +329,11 @@ q4_limit = "cpu" if iops.cpu_ceiling_iops(20) < iops.expected_write_iops(175000,
 assert abs(q4_iops - 200000) < 1, "The cluster gets the lower of the disk bound and the CPU bound (cores x IOPS per core)"
 assert q4_limit == "cpu", "Compare 175,000 x 10 / 3 with 20 cores x 10^4"
 
+# %%
+# HIDDEN
+assert abs(q4_iops - min(iops.cpu_ceiling_iops(20), iops.expected_write_iops(175000, 10, 3))) < 1e-6, "Take the lower of the two bounds, with 20 cores in all (2 servers x 10)"
+assert isinstance(q4_limit, str) and q4_limit in ("disks", "cpu"), "q4_limit is one of the strings \"disks\" or \"cpu\""
+
 # %% [raw]
 # # END TESTS
 
@@ -345,6 +366,11 @@ q5_closer_to = "writes" if abs(q5_iops_70 - 984) < abs(q5_iops_70 - 10174) else 
 # %%
 assert abs(q5_iops_70 - 2676) < 2, "Each op costs 1/R or 1/W of the time: a weighted harmonic mean, not a weighted average"
 assert q5_closer_to == "writes", "The slow writes take most of the time even when they are only 30 % of the ops"
+
+# %%
+# HIDDEN
+assert abs(q5_iops_70 - 1 / (0.7 / 10174 + 0.3 / 984)) < 1e-6, "A weighted harmonic mean with 70 % reads at 10,174 IOPS and 30 % writes at 984 IOPS"
+assert q5_closer_to in ("writes", "reads") and abs(iops.mixed_iops(10174, 984, 0.7) - 984) < abs(iops.mixed_iops(10174, 984, 0.7) - 10174), "Answer with \"writes\" or \"reads\""
 
 # %% [raw]
 # # END TESTS
