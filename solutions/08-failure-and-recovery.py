@@ -241,6 +241,11 @@ assert q1_not_active == 26, "Split each state at '+' and count the PGs without t
 # %%
 assert abs(q1_degraded_fraction - 0.09383) < 1e-4, "The seed prints it as a percentage: degraded copies / all copies"
 
+# %%
+# HIDDEN
+assert isinstance(q1_not_active, (int, np.integer)) and q1_not_active == 1 + 20 + 5, "Count PGs (a whole number): undersized+peered, peering and undersized+degraded+peered lack active"
+assert abs(q1_degraded_fraction - 105 / 1119) < 1e-12, "Store a fraction between 0 and 1 (degraded / copies), not a percentage"
+
 # %% [raw]
 # # END TESTS
 
@@ -279,6 +284,11 @@ assert abs(q2_mib - 96) < 0.01, "Each object has 3 copies spread over 4 OSDs: 12
 # %%
 assert abs(q2_seconds - 9.6) < 0.01, ("Only one PG recovers at a time on 3 OSDs (rec.concurrent_recoveries), and its "
                                       "primary pushes one 1 MiB object per 0.1 s sleep")
+
+# %%
+# HIDDEN
+assert abs(q2_mib - 128 * 3 / 4) < 1e-9, "Average MiB per OSD: objects x copies / OSDs"
+assert abs(q2_seconds - rec.recovery_time(96 * MiB, 1, 30 * MiB, 1, 0.1, object_size=MiB)) < 1e-9, "One PG recovers at a time, 1 MiB objects, 0.1 s sleep: use rec.recovery_time with those inputs"
 
 # %% [raw]
 # # END TESTS
@@ -325,6 +335,12 @@ assert abs(q3_seconds_4 - 722.5) < 1, "With 4 slots all 99 survivors copy at onc
 # %%
 assert q3_bottleneck == "sleep", "4 x 50 MB/s is more than 4 MiB / 0.1 s: which bound is lower?"
 
+# %%
+# HIDDEN
+assert abs(q3_seconds_1 - rec.recovery_time(3e12, 49, 50e6, 1, 0.1)) < 1e-6, "With 1 backfill only 49 PGs recover at once; 75 % of 4 TB is 3e12 bytes"
+assert abs(q3_seconds_4 - rec.recovery_time(3e12, 99, 50e6, 4, 0.1)) < 1e-6 and q3_seconds_4 < q3_seconds_1, "With 4 backfills all 99 survivors copy: recovery gets faster"
+assert isinstance(q3_bottleneck, str), "Store the name rec.recovery_bottleneck returns (a string)"
+
 # %% [raw]
 # # END TESTS
 
@@ -360,6 +376,11 @@ assert q4_nines_ceph == 12, "red.nines(rec.annual_loss_with_recovery(replicated(
 
 # %%
 assert q4_nines_7days == 7, "A 7-day window is ~300 times longer than 600 s + recovery: use red.durability_nines(scheme, afr, days)"
+
+# %%
+# HIDDEN
+assert (q4_nines_ceph, q4_nines_7days) == (red.nines(rec.annual_loss_with_recovery(replicated(3), 0.05, 1460)), red.durability_nines(replicated(3), 0.05, 7)), "Use AFR 0.05 (not 5) for both; the Ceph case adds the recovery seconds to the 600 s window"
+assert q4_nines_ceph > q4_nines_7days, "Letting Ceph heal in minutes must be more durable than waiting 7 days"
 
 # %% [raw]
 # # END TESTS
