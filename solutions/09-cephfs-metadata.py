@@ -163,6 +163,11 @@ assert q1_operation == "File Rename", "Compare separate / shared for the three f
 # %%
 assert abs(q1_factor - 6.336) < 0.01, "The factor is separate ops/s divided by shared ops/s"
 
+# %%
+# HIDDEN
+assert isinstance(q1_operation, str) and abs(q1_factor - md.seed_serialisation("File Rename")) < 1e-9, "Store the name as a string and the exact factor md.seed_serialisation gives for it"
+assert q1_factor > max(md.seed_serialisation("File Creation"), md.seed_serialisation("File Removal")), "The operation that suffers most has the largest factor"
+
 # %% [raw]
 # # END TESTS
 
@@ -199,6 +204,11 @@ assert abs(q2_wait_ms - 16.24) < 0.01, "Little's law: each client waits clients 
 # %%
 assert abs(q2_knee_clients - 8.62) < 0.01, "N* = R0 / S, with S = 1 / the separate-directory creation rate"
 
+# %%
+# HIDDEN
+assert abs(q2_wait_ms - 1e3 * md.seed_client_latency("File Creation")) < 1e-9, "The wait is in milliseconds, from the separate-directory creation rate"
+assert abs(q2_knee_clients - md.saturation_clients(0.002, md.seed_service_time("File Creation"))) < 1e-9, "The round trip is 2 ms = 0.002 s; keep the knee unrounded"
+
 # %% [raw]
 # # END TESTS
 
@@ -234,6 +244,11 @@ assert abs(q3_four_private - 2000) < 0.5, "4 clients are below the knee: each co
 # %%
 assert abs(q3_seventy_shared - 1077.8) < 0.5, "70 clients saturate the MDS; 4 requests per creation divide its capacity by 4"
 
+# %%
+# HIDDEN
+assert abs(q3_four_private - md.closed_loop_ops(4, 0.002, md.seed_service_time("File Creation"))) < 1e-9, "Use md.closed_loop_ops with 4 clients and a 0.002 s round trip"
+assert abs(q3_seventy_shared - 1 / (4 * md.seed_service_time("File Creation"))) < 1e-6, "Saturated: the MDS capacity divided by 4 requests per creation"
+
 # %% [raw]
 # # END TESTS
 
@@ -268,6 +283,11 @@ assert q4_create_requests == 1, "A create changes the namespace: the MDS must do
 
 # %%
 assert q4_stat_requests == 0, "The client that created the file holds its caps: who can answer the stat?"
+
+# %%
+# HIDDEN
+assert isinstance(q4_create_requests, (int, np.integer)) and isinstance(q4_stat_requests, (int, np.integer)), "Store whole numbers of requests"
+assert (q4_create_requests, q4_stat_requests) == (1, 0), "One request per create; the stats are answered by the client's own caps"
 
 # %% [raw]
 # # END TESTS
