@@ -234,6 +234,11 @@ q1_delay_s = thr.backoff_delay(0.95, low=0.3, high=0.9, expected_throughput=200,
 assert isinstance(q1_delay_s, float), "q1_delay_s should be a number of seconds"
 assert abs(q1_delay_s - 0.03) < 1e-9, "Above high the delay is e + (r - high)(m - e)/(1 - high), with e = 2/200 s and m = 10/200 s"
 
+# %%
+# HIDDEN
+assert abs(q1_delay_s - (2 / 200 + (0.95 - 0.9) * (10 / 200 - 2 / 200) / (1 - 0.9))) < 1e-12, "Use low 0.3, high 0.9, 200 ops/s and multiples 2 and 10, in seconds (not ms)"
+assert abs(thr.backoff_delay(0.6, low=0.3, high=0.9, expected_throughput=200, high_multiple=2, max_multiple=10) - 0.005) < 1e-9, "Between low and high the delay rises linearly from 0 to e"
+
 # %% [raw]
 # # END TESTS
 
@@ -266,6 +271,11 @@ q2_max_ops = thr.max_rate(0.0, low=0.0, high=0.0, expected_throughput=200, high_
 
 # %%
 assert abs(q2_max_ops - 25) < 1e-6, "With low = high the delay jumps to e = high_multiple / expected_throughput at once; the rate is 1 / delay"
+
+# %%
+# HIDDEN
+assert abs(q2_max_ops - 200 / 8) < 1e-9 and abs(q2_max_ops - thr.max_rate(0.0, low=0.0, high=0.0, expected_throughput=200, high_multiple=8, max_multiple=8)) < 1e-12, \
+    "A rate in transactions per second: expected_throughput / high_multiple, not a delay"
 
 # %% [raw]
 # # END TESTS
@@ -306,6 +316,12 @@ assert abs(q3_iops_after - 150) < 1, "Once stalled, the cluster runs at the seed
 # %%
 assert abs(q3_collapse_big_s - 2 * q3_collapse_s) < 0.3, "The cliff is reached when dirty data = dirty_ratio x page cache; twice the cache, twice the time"
 
+# %%
+# HIDDEN
+_q3_run = simulate(throttle="none", **CASE4_WBTHROTTLE)
+assert abs(q3_collapse_s - _q3_run.collapse_time) < 1e-9 and abs(q3_iops_after - _q3_run.mean_iops(60, 120)) < 1e-9, "Read both values from the same case-4 run with throttle='none'"
+assert abs(q3_collapse_big_s - simulate(throttle="none", page_cache_mb=18000, **CASE4_WBTHROTTLE).collapse_time) < 1e-9, "Rerun the simulation with page_cache_mb=18000, keeping the case-4 settings"
+
 # %% [raw]
 # # END TESTS
 
@@ -341,6 +357,11 @@ q4_backoff_iops = q4_means["backoff"]  # SOLUTION
 assert q4_best == "backoff", "The unthrottled run is faster for 35 s, then stalls at 150 IOPS; add up the whole two minutes"
 assert abs(q4_backoff_iops - 5252) < 5, "Use simulate(throttle='backoff', **CASE4_WBTHROTTLE).mean_iops(0, 120)"
 
+# %%
+# HIDDEN
+assert isinstance(q4_best, str) and q4_best in ("none", "backoff"), "q4_best is the throttle's name: \"none\" or \"backoff\""
+assert abs(q4_backoff_iops - simulate(throttle="backoff", **CASE4_WBTHROTTLE).mean_iops(0, 120)) < 1e-9, "Average the backoff run over the whole 0-120 s window"
+
 # %% [raw]
 # # END TESTS
 
@@ -372,6 +393,10 @@ q5_ssd = thr.bluestore_max_inflight(4096, ios=1, cost_per_io=4000)  # SOLUTION
 # %%
 assert q5_hdd == 99, "Each transaction costs ios x cost_per_io + bytes; divide the 64 MiB budget by that and round down"
 assert q5_ssd == 8289, "On SSD an I/O is charged only 4,000 bytes, so far more transactions fit"
+
+# %%
+# HIDDEN
+assert (q5_hdd, q5_ssd) == (64 * 2**20 // (670000 + 4096), 64 * 2**20 // (4000 + 4096)), "Budget 64 MiB = 64 x 2^20 bytes; cost per transaction = 1 x cost_per_io + 4,096"
 
 # %% [raw]
 # # END TESTS
