@@ -179,6 +179,10 @@ q1_threads = simple_messenger_threads(200, 100)  # SOLUTION
 assert isinstance(q1_threads, (int, np.integer)), "q1_threads should be a whole number of threads"
 assert q1_threads == 1602, "Two threads per connection: clients, one monitor, and 6 peer connections per PG"
 
+# %%
+# HIDDEN
+assert q1_threads == simple_messenger_threads(200, 100) and simple_messenger_threads(10, 50) == 2 * (10 + 1 + 6 * 50), "Use simple_messenger_threads(clients, pgs) with 200 clients and 100 PGs"
+
 # %% [raw]
 # # END TESTS
 
@@ -214,6 +218,12 @@ assert q2_clients == 164, "Solve 12 x 2 x (clients + 1 + 6 x 200) <= 32,768 for 
 # %%
 assert q2_osds == 12, "Divide the limit by one OSD's threads at 100 clients and 200 PGs, rounding down"
 
+# %%
+# HIDDEN
+assert isinstance(q2_clients, (int, np.integer)) and isinstance(q2_osds, (int, np.integer)), "Both answers are whole numbers (round down)"
+assert 12 * simple_messenger_threads(q2_clients, 200) <= 32768 < 12 * simple_messenger_threads(q2_clients + 1, 200), "The largest client count whose 12 OSDs still fit under pid_max"
+assert q2_osds * simple_messenger_threads(100, 200) <= 32768 < (q2_osds + 1) * simple_messenger_threads(100, 200), "The most OSDs of 100 clients and 200 PGs that fit under pid_max"
+
 # %% [raw]
 # # END TESTS
 
@@ -245,6 +255,12 @@ q3_small_pool = simple_messenger_threads_in_pool(100, 200, 30)  # SOLUTION
 # %%
 assert q3_big_pool == 2602, "In a 1,000-OSD pool 200 PGs can bring 400 distinct peers: the seed's 6 x PGs term holds"
 assert q3_small_pool == 376, "In a 30-OSD pool an OSD has at most 29 peers, whatever its PG count"
+
+# %%
+# HIDDEN
+assert (q3_big_pool, q3_small_pool) == (simple_messenger_threads_in_pool(100, 200, 1000), simple_messenger_threads_in_pool(100, 200, 30)), \
+    "Use simple_messenger_threads_in_pool(clients, pgs, pool_osds) with 1,000 and then 30 OSDs"
+assert q3_small_pool < q3_big_pool, "The small pool caps the peers, so it needs fewer threads than the big one"
 
 # %% [raw]
 # # END TESTS
@@ -278,6 +294,11 @@ q4_simple = simple_messenger_threads(32, 24)  # SOLUTION
 # %%
 assert q4_async == 59, "AsyncMessenger's thread count does not depend on clients: the measured per-OSD constant"
 assert q4_simple == 354, "2 x (32 + 1 + 6 x 24)"
+
+# %%
+# HIDDEN
+assert isinstance(q4_async, (int, np.integer)) and q4_async == async_messenger_threads(32) == async_messenger_threads(1000), "AsyncMessenger runs a fixed number of threads whatever the client count"
+assert q4_simple == 2 * (32 + 1 + 6 * 24), "Two threads per connection: 32 clients, one monitor, 6 peers per PG"
 
 # %% [raw]
 # # END TESTS
