@@ -9,9 +9,7 @@ the exact sum is for tables and answers, not sliders.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +17,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from models import capacity, pgs, placement  # noqa: E402
 from models.redundancy import replicated  # noqa: E402
+from bench.bench_models import median_ms  # noqa: E402  (one timing helper for every bench)
 
 PG_NUMS = np.unique(np.geomspace(8, 4096, 200).astype(int))
 REP1 = replicated(1)
@@ -38,16 +37,6 @@ SWEEPS = {
         lambda: capacity.usable_with_imbalance(1.0, REP1, placement.fullest_factor(PG_NUMS, 3, 4, fast=True)),
         lambda: capacity.usable_with_imbalance(1.0, REP1, pgs.fullest_osd_factor(PG_NUMS, 3, 4))),
 }
-
-
-def median_ms(fn, repeats):
-    fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
 
 
 def main():
