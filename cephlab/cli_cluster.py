@@ -6,8 +6,8 @@ import os
 import shlex
 import sys
 
-from . import daemons, native, paths
-from .errors import ClusterError, ClusterNotRunning
+from . import native, paths
+from .errors import ClusterError
 
 DEFAULT_NAME = os.environ.get("CEPHLAB_NAME", "lab")
 DEFAULT_BACKEND = os.environ.get("CEPHLAB_BACKEND", "native")
@@ -111,13 +111,10 @@ def cmd_down(args):
 
 def _connect(args):
     from .api import Cluster
-    return Cluster.connect(args.name, args.dir)
+    return Cluster.connect(args.name, args.dir, backend=args.backend)
 
 
 def cmd_env(args):
-    if args.backend == "vagrant":                  # the cephadm VMs: cephlab/vagrant.py
-        from . import vagrant
-        return vagrant.cmd_env(args)
     try:
         c = _connect(args)
     except ClusterError as e:
@@ -129,15 +126,13 @@ def cmd_env(args):
 
 
 def cmd_status(args):
-    if args.backend == "vagrant":                  # the cephadm VMs: cephlab/vagrant.py
-        from . import vagrant
-        return vagrant.cmd_status(args)
+    from . import vagrant
     try:
         c = _connect(args)
-    except ClusterNotRunning as e:
+    except ClusterError as e:       # not running, or (vagrant) the VMs do not answer
         return _fail(e)
     try:
-        _print_status(c)
+        (vagrant.print_status if args.backend == "vagrant" else _print_status)(c)
     except ClusterError as e:
         return _fail(e)
     finally:

@@ -219,8 +219,8 @@ def remove_leftovers(work, bin_dir=None):
     work = Path(work)
     if not work.exists():
         return
-    bin_dir = bin_dir or pg_bin_dir()
     for pid_file in work.glob("**/postmaster.pid"):
+        bin_dir = bin_dir or pg_bin_dir()     # only now: without servers PostgreSQL is not needed
         cmd = [str(Path(bin_dir) / "pg_ctl"), "-D", str(pid_file.parent), "-m", "immediate", "-w", "stop"]
         if os.geteuid() == 0:
             cmd = ["runuser", "-u", DB_USER, "--", *cmd]
@@ -229,7 +229,8 @@ def remove_leftovers(work, bin_dir=None):
     if os.path.ismount(mnt):
         subprocess.run(["umount", str(mnt)], capture_output=True, timeout=60)
     for image_file in rbd_dir.glob("*") if os.path.ismount(rbd_dir) else []:
-        loops = subprocess.run(["losetup", "-j", str(image_file)], capture_output=True, text=True).stdout
+        loops = subprocess.run(["losetup", "-j", str(image_file)], capture_output=True, text=True,
+                               timeout=60).stdout
         for line in loops.splitlines():
             subprocess.run(["losetup", "-d", line.split(":")[0]], capture_output=True, timeout=60)
     if os.path.ismount(rbd_dir):

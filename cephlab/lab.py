@@ -37,7 +37,7 @@ class LabSession:
         self.prefix = f"lab{lab_id}-"
         self.cluster = cluster or connect()
         self.journal = Path(self.cluster.dir) / "lab-sessions" / f"lab{lab_id}.json"
-        self._undo_unfinished_run()
+        self._undo_unfinished_runs()
         self._require_osds(min_osds)
         self._remove_leftovers()
         self.resources = Resources(self.cluster)
@@ -58,14 +58,24 @@ class LabSession:
         self.journal.parent.mkdir(exist_ok=True)
         state = {"config": [[who, opt, old] for (who, opt), old in self.tuning.before.items()],
                  "full_ratios": self.full_ratios_before, "added_osds": self.added_osds,
-                 "stopped": sorted(self.stopped)}
+                 "stopped": sorted(self.stopped), "pid": os.getpid()}
         self.journal.write_text(json.dumps(state))
 
-    def _undo_unfinished_run(self):
-        """A journal left behind means the last run never reached cleanup(): undo what it did."""
-        if not self.journal.exists():
-            return
-        state = json.loads(self.journal.read_text())
+    def _undo_unfinished_runs(self):
+        """A journal left behind means a run never reached cleanup(). This lab's own is undone
+        (a re-run starts clean); another lab's too once its kernel is gone, because a learner
+        who abandons lab 06 with its lowered full ratios expects lab 07 to find a usable cluster.
+        Another lab whose kernel is still running keeps its changes."""
+        for journal in sorted(self.journal.parent.glob("lab*.json")):
+            state = json.loads(journal.read_text())
+            pid = state.get("pid")
+            if journal == self.journal or not (pid and os.path.exists(f"/proc/{pid}")):
+                self._undo(journal, state)
+            else:
+                print(f"note: {journal.stem} is still open in another notebook (pid {pid}); "
+                      "its changes stay until you run its clean-up cell or shut down its kernel")
+
+    def _undo(self, journal, state):
         down = {o["osd"] for o in self.cluster.ceph("osd", "dump")["osds"] if not o["up"]}
         for osd_id in state["stopped"]:
             if osd_id in down and osd_id not in state["added_osds"]:
@@ -80,10 +90,11 @@ class LabSession:
         for osd_id in reversed(state["added_osds"]):
             if osd_id in self.cluster.ceph("osd", "ls"):
                 self.cluster.remove_osd(osd_id)
-        print(f"undid an unfinished earlier run of {self.prefix.rstrip('-')}: "
+        print(f"undid an unfinished earlier run of {journal.stem}: "
               f"{len(state['config'])} option(s), {len(state['added_osds'])} added OSD(s), "
-              f"{len(state['stopped'])} stopped OSD(s)")
-        self.journal.unlink()
+              f"{len(state['stopped'])} stopped OSD(s)"
+              + (", the full ratios" if state["full_ratios"] else ""))
+        journal.unlink()
 
     def _remove_leftovers(self):
         """Pools named with this lab's prefix are from an earlier, unfinished run: delete them."""

@@ -16,7 +16,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import daemons
 from .errors import ClusterError
 
 MIB = 1024 * 1024

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import time
 import uuid
 from pathlib import Path
@@ -375,6 +374,19 @@ def up(name="lab", osds=3, objectstore="bluestore", mds=False, dir=None, progres
     return d, state, "created"
 
 
+def release_clients(name, d):
+    """Undo the client side the labs attach to a cluster: ceph-fuse mounts under its tmp/ (lab 09)
+    and lab 10's database servers, loop device and rbd-fuse mount. Done before the daemons stop,
+    because a loop device or FUSE mount whose cluster is gone hangs every process that touches it."""
+    from . import cephfs, database
+    tmp = str(d / "tmp") + "/"
+    for line in Path("/proc/mounts").read_text().splitlines():
+        point = line.split()[1]
+        if point.startswith(tmp):
+            cephfs.unmount(point)
+    database.remove_leftovers(database.WORK_ROOT / f"cephlab-{name}-lab10")
+
+
 def down(name="lab", dir=None, keep=False):
     """Stop every daemon of the cluster (by PID) and remove its folder unless keep.
 
@@ -386,6 +398,7 @@ def down(name="lab", dir=None, keep=False):
         if d.exists() and any(d.iterdir()):
             raise SetupError(f"{d} is not a cephlab cluster folder; not touching it")
         return []
+    release_clients(name, d)
     names = sorted(set(daemons.daemon_names(d)) | set(all_daemons(state)))
     if keep:
         # OSDs and MDS first so they can tell the still-running mon they are going down.

@@ -1,7 +1,6 @@
 """Pools and RBD images of a lab cluster, and resources() that cleans up after a lab."""
 from __future__ import annotations
 
-import contextlib
 import subprocess
 import time
 

@@ -307,36 +307,6 @@ def cmd_down(args):
     return 0
 
 
-def _connect(args):
-    from .api import Cluster
-    return Cluster.connect(backend="vagrant", dir=args.dir)
-
-
-def cmd_env(args):
-    try:
-        c = _connect(args)
-    except ClusterError as e:
-        return _fail(e)
-    for key, value in c.env().items():
-        print(f"export {key}='{value}'")
-    c.close()
-    return 0
-
-
-def cmd_status(args):
-    try:
-        c = _connect(args)
-    except ClusterError as e:
-        return _fail(e)
-    try:
-        print_status(c)
-    except ClusterError as e:
-        return _fail(e)
-    finally:
-        c.close()
-    return 0
-
-
 def print_status(c):
     st = c.status()
     health = st["health"]

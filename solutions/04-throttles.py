@@ -612,7 +612,7 @@ cmp.assert_agree()
 # the options set on it go too (no need to revert them one by one first).
 
 # %% tags=["nbval-ignore-output"]
+native.down(FS_NAME)        # first, so a failure below cannot leave the FileStore cluster running
 lab.cleanup()
 set_on_fs = [f"{who} {option}" for who, option in fs_lab.tuning.before]
-fs.stop()
 print(f"deleted cluster {FS_NAME}, and with it the {len(set_on_fs)} options set on it: {', '.join(set_on_fs)}")

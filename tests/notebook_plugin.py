@@ -64,10 +64,19 @@ def pytest_runtest_setup(item):
         shared_cluster()
 
 
+def stop_side_clusters(name):
+    """Clusters a notebook started next to the shared one ("<name>-04" in lab 04) are removed
+    in the notebook's cleanup cell; a notebook that failed before it leaves them running."""
+    from cephlab import native, paths
+    for folder in paths.state_home().glob(f"{name}-*"):
+        native.down(folder.name)
+
+
 def pytest_sessionfinish(session, exitstatus):
     cluster = _shared.pop("cluster", None)
     if cluster is None:
         return
+    stop_side_clusters(cluster.name)
     if os.environ.get("CEPHLAB_KEEP_TEST_CLUSTER") == "1":
         cluster.close()
     else:

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="pip install playwright (bash cephlab/bootstrap.sh setup)")
 
 from tests.browser import labnotebooks  # noqa: E402
-from tests.browser.conftest import PAGE_TIMEOUT_MS, TIMINGS  # noqa: E402
+from tests.browser.conftest import TIMINGS  # noqa: E402
 from tests.browser.liveplot_page import LIVEPLOT, move_first_slider  # noqa: E402
 
 LABS = labnotebooks.lab_notebooks()

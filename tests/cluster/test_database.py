@@ -1,10 +1,12 @@
 """cephlab.database on the real test cluster: PostgreSQL on ext4 over RBD and on the local disk."""
 import os
 import statistics
+import subprocess
+from pathlib import Path
 
 import pytest
 
-from cephlab import database
+from cephlab import database, native
 
 pytestmark = pytest.mark.cluster
 
@@ -47,3 +49,14 @@ def test_close_removes_servers_mounts_and_image(bench, lab_cluster):
     with lab_cluster.client.handle.open_ioctx(bench.pool) as io:
         assert bench.image not in rbd.RBD().list(io)
     bench.close()       # idempotent: a second clean-up finds nothing to do
+
+
+def test_down_releases_the_database_mounts_before_the_daemons_stop(bench, lab_cluster):
+    """`cephlab down` runs release_clients first: a loop device over an rbd-fuse file whose
+    cluster is gone hangs every process that touches it (losetup, the file system, df)."""
+    assert os.path.ismount(bench.mnt)
+    native.release_clients(lab_cluster.name, lab_cluster.dir)
+    assert not bench.work.exists()
+    assert str(bench.work) not in Path("/proc/mounts").read_text()
+    loops = subprocess.run(["losetup", "-a"], capture_output=True, text=True).stdout
+    assert str(bench.work) not in loops

@@ -1,5 +1,9 @@
 """LabSession: cleanup() undoes everything, and a run that died before cleanup() is undone by the
-next run of the same lab (the journal in the cluster's folder)."""
+next run of the same lab, or by any other lab once its kernel is gone (the journal in the
+cluster's folder)."""
+import json
+import subprocess
+
 import pytest
 
 from cephlab.lab import LabSession
@@ -40,3 +44,29 @@ def test_next_run_undoes_an_interrupted_run(lab_cluster):
     assert pool not in lab_cluster.pools(), "the interrupted run's pool was left behind"
     assert not rerun.journal.exists()
     rerun.cleanup()
+
+
+def _dead_pid():
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+def test_another_lab_undoes_an_abandoned_run_but_not_an_open_one(lab_cluster):
+    before = _db_value(lab_cluster)
+    abandoned = LabSession("97", cluster=lab_cluster)
+    abandoned.config_set(*OPTION, 5)
+    state = json.loads(abandoned.journal.read_text())
+    abandoned.journal.write_text(json.dumps({**state, "pid": _dead_pid()}))   # its kernel died
+
+    other = LabSession("98", cluster=lab_cluster)
+    assert _db_value(lab_cluster) == before, "the abandoned lab's option was not reverted"
+    assert not abandoned.journal.exists()
+
+    still_open = LabSession("97", cluster=lab_cluster)     # journal pid: this live process
+    still_open.config_set(*OPTION, 6)
+    LabSession("96", cluster=lab_cluster).cleanup()
+    assert _db_value(lab_cluster) == "6", "a lab still open in a live kernel lost its changes"
+    still_open.cleanup()
+    other.cleanup()
+    assert _db_value(lab_cluster) == before

@@ -1,7 +1,4 @@
 """Measurements return sane numbers on the real cluster."""
-import threading
-import time
-
 import pytest
 
 pytestmark = pytest.mark.cluster

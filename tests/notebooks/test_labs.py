@@ -63,12 +63,19 @@ def test_student_version_hides_every_answer(solution):
 @pytest.mark.cluster
 @pytest.mark.parametrize("solution", SOLUTIONS, ids=IDS)
 def test_student_version_runs_top_to_bottom(solution, lab_cluster):
-    """Unanswered exercises must report through grader.check, never crash the notebook."""
+    """Unanswered exercises must report through grader.check, never crash the notebook.
+
+    Every cell runs even after an error (as nbval does), so the lab's cleanup cell still undoes
+    what it changed: a lab stopped halfway would leave, e.g., lab 06's lowered full ratios on
+    the shared cluster and fail every lab after it."""
     from nbclient import NotebookClient
     path = ROOT / "labs" / solution.stem / f"{solution.stem}.ipynb"
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3",
+    NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
+    errors = [(i, o) for i, c in enumerate(nb.cells) if c.cell_type == "code"
+              for o in c.outputs if o.output_type == "error"]
+    assert not errors, "\n".join(f"cell {i}: {o.ename}: {o.evalue}" for i, o in errors)
     checks = [c for c in nb.cells if c.cell_type == "code" and "grader.check(" in c.source]
     assert checks, "the student version has no self-check cells"
     assert all(c.outputs for c in checks), "a self-check cell printed nothing"

@@ -3,6 +3,7 @@ machine whose commands run against the real native test cluster), Cluster.connec
 "vagrant") on that export, the smoke test of up-and-check.sh, and the CLI's --backend vagrant."""
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -143,7 +144,7 @@ def test_cli_status_and_env(exported):
     assert "Vagrant cluster" in status.stdout and "PGs:" in status.stdout
     out = subprocess.run([*CEPHLAB, "env", "--backend", "vagrant"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=120)
-    assert out.stdout.strip() == f"export CEPH_CONF='{exported / 'ceph.conf'}'"
+    assert out.stdout.strip() == f"export CEPH_CONF={shlex.quote(str(exported / 'ceph.conf'))}"
 
 
 def test_cli_without_a_cluster(tmp_path):
