@@ -133,6 +133,12 @@ def tunables(osds):
         ("mon", "mon_osd_reporter_subtree_level", "osd"),           # all OSDs share one host
         ("osd", "osd_memory_target", str(OSD_MEMORY_TARGET_MIN)),
         ("mgr", "mgr/devicehealth/enable_monitoring", "false"),    # no device_health_metrics pool
+        # A deleted pool's space comes back at once, not at 30 objects per 5 s (HDD default):
+        # labs delete their pools in cleanup and the next lab measures usage (lab 06 measured
+        # 84 MiB too little while earlier labs' pools were still being freed).
+        ("osd", "osd_delete_sleep_hdd", "0"),
+        ("osd", "osd_delete_sleep_ssd", "0"),
+        ("osd", "osd_delete_sleep_hybrid", "0"),
     ]
     if size < 2:
         items.append(("global", "mon_warn_on_pool_no_redundancy", "false"))

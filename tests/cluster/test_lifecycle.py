@@ -24,6 +24,7 @@ def test_healthy_with_every_daemon_running(lab_cluster):
     # tunables live in the mon config database, as the issue asks
     assert lab_cluster.config_db("osd", "osd_memory_target") == "939524096"
     assert lab_cluster.config_get("mon", "osd_pool_default_pg_autoscale_mode") == "off"
+    assert float(lab_cluster.config_show("osd.0")["osd_delete_sleep_hdd"]) == 0    # deleted pools free at once
 
 
 def test_every_path_in_the_conf_is_inside_the_folder(lab_cluster):
