@@ -202,15 +202,20 @@ class LabSession:
         print(f"cluster health: {self.cluster.health()}")
 
 
-def wait_for_df(cluster, pool, objects, timeout=60):
-    """`ceph df` lags the writes by a few seconds (OSDs report stats periodically): wait until
-    the pool shows `objects` objects, then return its df entry."""
+def wait_for_df(cluster, pool, objects, timeout=60, settle=2.0):
+    """`ceph df` lags the writes by a few seconds (OSDs report stats periodically), and a pool's
+    bytes can arrive a report after its object count: wait until the pool shows `objects`
+    objects and its stored/used bytes held still for `settle` seconds, then return its df entry."""
     deadline = time.monotonic() + timeout
+    last = None
     while True:
         entry = cluster.df()[pool]
-        if entry["objects"] >= objects or time.monotonic() > deadline:
+        reached = entry["objects"] >= objects
+        now = (entry["objects"], entry["stored"], entry["used"])
+        if (reached and now == last) or time.monotonic() > deadline:
             return entry
-        time.sleep(1)
+        last = now if reached else None
+        time.sleep(settle if reached else 1)
 
 
 def io_probe(cluster, pool, name, timeout=5):

@@ -351,7 +351,7 @@ pd.DataFrame({label: {"stored MiB": u["stored"] / MIB, "used MiB": u["used"] / M
 # %% [markdown]
 # ### Model vs measurement
 
-# %%
+# %% tags=["nbval-ignore-output"]
 raw_usage = Comparison()
 for label, u in usage.items():
     raw_usage.add(f"raw used, {label}", model=u["stored"] * model_schemes[label].raw_per_usable / MIB,

@@ -15,6 +15,7 @@ import pytest
 
 from cephlab import grading
 from cephlab.notebooks import LABS, ROOT, solution_notebooks
+from tests.grading.conftest import SCORES
 
 ALL_LABS = [p.stem for p in solution_notebooks()]
 WORKERS = min(3, max(2, os.cpu_count() or 2))
@@ -61,7 +62,13 @@ def graded(tmp_path_factory):
     outcomes = iter(grading.run_gradings(jobs, parallel=WORKERS, timeout=600))
     for lab in ready:
         prepared[lab].update({kind: next(outcomes) for kind in KINDS})
+        SCORES[lab] = {kind: _score(prepared[lab][kind]) for kind in KINDS}
+        SCORES[lab]["one"] = f"{prepared[lab]['question']}: {SCORES[lab]['one']}"
     return prepared
+
+
+def _score(r):
+    return f"error: {r}" if isinstance(r, Exception) else f"{r.score:g}/{r.possible:g}"
 
 
 def result(graded, lab, kind=None):
