@@ -66,20 +66,26 @@ def established(pid, table=None):
     return [(loc, rem) for loc, rem, state in filter(None, rows) if state == ESTABLISHED]
 
 
-def connection_counts(cluster, kind="osd"):
+def connection_counts(cluster, kind="osd", client_pid=None):
     """{daemon: {"total", "daemons", "clients"}}: established TCP connections of each daemon of
-    `kind` (None: all), split by whether the other end belongs to a cluster daemon."""
+    `kind` (None: all), split by whether the other end belongs to a cluster daemon.
+
+    client_pid: also count, as "from_pid", the connections whose other end is in that process
+    (the clients this notebook or test made), which other programs' clients cannot disturb."""
     if not cluster.local_daemons:
         raise ClusterError("connections are read from /proc, which only sees daemons on this "
                            "machine; use a native cluster (`cephlab up`) for this measurement")
     table = tcp_table()
     conns = {name: established(pid, table) for name, pid in cluster.pids().items()}
     daemon_ends = {loc for pairs in conns.values() for loc, _ in pairs}
+    own_ends = {loc for loc, _ in established(client_pid, table)} if client_pid else set()
     out = {}
     for name, pairs in conns.items():
         if kind is None or name.startswith(kind + "."):
             peers = sum(rem in daemon_ends for _, rem in pairs)
             out[name] = {"total": len(pairs), "daemons": peers, "clients": len(pairs) - peers}
+            if client_pid:
+                out[name]["from_pid"] = sum(rem in own_ends for _, rem in pairs)
     return out
 
 
