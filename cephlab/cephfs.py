@@ -46,13 +46,7 @@ class CephFS:
         """Undo an interrupted run of the lab `prefix` ("lab09-"): unmount its ceph-fuse mounts,
         remove its file system and stop an MDS the cluster was not created with. Call it before
         LabSession(), which cannot delete pools that a file system still uses."""
-        done = []
-        tmp = str(cluster.dir / "tmp" / f"{prefix}fuse-")
-        for line in Path("/proc/mounts").read_text().splitlines():
-            point = line.split()[1]
-            if point.startswith(tmp):
-                unmount(point)
-                done.append(f"unmounted {point}")
+        done = [f"unmounted {point}" for point in unmount_all(str(cluster.dir / "tmp" / f"{prefix}fuse-"))]
         for fs in cluster.client.mon("fs ls"):
             if fs["name"] == f"{prefix}fs":
                 cluster.client.mon("fs fail", fs_name=fs["name"])
@@ -191,6 +185,15 @@ def mds_cpu_seconds(cluster, name="mds.a"):
         raise ClusterError(f"{name} is not running on this machine")
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def unmount_all(prefix):
+    """unmount() every mount point whose path starts with `prefix`; returns them."""
+    points = [line.split()[1] for line in Path("/proc/mounts").read_text().splitlines()]
+    points = [p for p in points if p.startswith(prefix)]
+    for point in points:
+        unmount(point)
+    return points
 
 
 def unmount(point):

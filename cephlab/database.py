@@ -98,7 +98,7 @@ class DatabaseBench:
                                "lab VM, `make lab` on your own machine), or ask an admin")
         self.cluster, self.pool, self.image, self.size_mib = cluster, pool, image, size_mib
         self.bin = pg_bin_dir()
-        self.work = work_folder(cluster)
+        self.work = work_folder(cluster.name)
         self.rbd_dir, self.mnt = self.work / "rbd", self.work / "mnt"
         self.data = {"local": self.work / "local" / "pgdata", "ceph": self.mnt / "pgdata"}
         self.sock = {name: self.work / f"sock-{name}" for name in self.data}
@@ -204,14 +204,14 @@ class DatabaseBench:
                 "latency_ms": lat, "wall_s": wall}
 
 
-def work_folder(cluster):
-    """Where DatabaseBench keeps the servers' folders and mounts for this cluster."""
-    return WORK_ROOT / f"cephlab-{cluster.name}-lab10"
+def work_folder(cluster_name):
+    """Where DatabaseBench keeps the servers' folders and mounts for the cluster of that name."""
+    return WORK_ROOT / f"cephlab-{cluster_name}-lab10"
 
 
 def remove_leftovers_of(cluster):
     """remove_leftovers for this cluster's work folder (call it before deleting the pool)."""
-    remove_leftovers(work_folder(cluster))
+    remove_leftovers(work_folder(cluster.name))
 
 
 def remove_leftovers(work, bin_dir=None):

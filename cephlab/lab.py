@@ -16,6 +16,7 @@ import os
 import time
 from pathlib import Path
 
+from .tuning import restore as restore_config
 from .api import Cluster
 from .errors import ClusterError
 from .pools import Resources
@@ -82,11 +83,7 @@ class LabSession:
                 self.cluster.start_osd(osd_id)
         if state["full_ratios"]:
             self._apply_full_ratios(state["full_ratios"])
-        for who, option, old in reversed(state["config"]):
-            if old is None:
-                self.cluster.client.mon("config rm", who=who, name=option)
-            else:
-                self.cluster.client.mon("config set", who=who, name=option, value=str(old))
+        restore_config(self.cluster.client, [((who, option), old) for who, option, old in state["config"]])
         for osd_id in reversed(state["added_osds"]):
             if osd_id in self.cluster.ceph("osd", "ls"):
                 self.cluster.remove_osd(osd_id)

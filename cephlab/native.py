@@ -379,12 +379,8 @@ def release_clients(name, d):
     and lab 10's database servers, loop device and rbd-fuse mount. Done before the daemons stop,
     because a loop device or FUSE mount whose cluster is gone hangs every process that touches it."""
     from . import cephfs, database
-    tmp = str(d / "tmp") + "/"
-    for line in Path("/proc/mounts").read_text().splitlines():
-        point = line.split()[1]
-        if point.startswith(tmp):
-            cephfs.unmount(point)
-    database.remove_leftovers(database.WORK_ROOT / f"cephlab-{name}-lab10")
+    cephfs.unmount_all(str(d / "tmp") + "/")
+    database.remove_leftovers(database.work_folder(name))
 
 
 def down(name="lab", dir=None, keep=False):

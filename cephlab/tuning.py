@@ -72,9 +72,15 @@ class TuningBlock:
 
     def __exit__(self, *exc):
         self.cluster._tunings.remove(self)
-        for (who, option), old in reversed(list(self.before.items())):
-            if old is None:
-                self.cluster.client.mon("config rm", who=who, name=option)
-            else:
-                self.cluster.client.mon("config set", who=who, name=option, value=str(old))
+        restore(self.cluster.client, self.before.items())
         return False
+
+
+def restore(client, before):
+    """Put each ((who, option), old) back, last change first: `old` is the database value
+    before, None when the option was not in the database."""
+    for (who, option), old in reversed(list(before)):
+        if old is None:
+            client.mon("config rm", who=who, name=option)
+        else:
+            client.mon("config set", who=who, name=option, value=str(old))
