@@ -394,7 +394,6 @@ assert abs(q5_lost - host_failure("by_osd")["PGs with every copy lost"]) < 1e-12
 # (the model reads those too, but the spread would no longer be CRUSH's own).
 
 # %% tags=["nbval-ignore-output"]
-import time
 from cephlab.lab import LabSession
 
 lab = LabSession("02", min_osds=3)
@@ -431,11 +430,9 @@ osd_map.head(8)
 
 # %% tags=["nbval-ignore-output"]
 def up_sets():
-    """{pgid: up set} of the lab's pools, from `ceph pg dump pgs_brief` (the mgr's view)."""
-    out = c.client.mgr("pg dump", dumpcontents=["pgs_brief"])
-    rows = out["pg_stats"] if isinstance(out, dict) else out
-    ids = {str(known[p].id) for p in pools.values()}
-    return {r["pgid"]: r["up"] for r in rows if r["pgid"].split(".")[0] in ids}
+    """{pgid: up set} of the lab's pools as the OSDs report them (`ceph pg dump pgs_brief`),
+    once those reports have caught up with the current osdmap."""
+    return c.wait_for_pg_stats([known[p].id for p in pools.values()])
 
 def counts_per_osd(sets, pool, osds):
     pid = f"{known[pool].id}."
@@ -471,7 +468,10 @@ spread
 # Before adding it, the model predicts the new map: the same host bucket with one more OSD of
 # the same weight (it is an 8 GiB file like the others), the next free id, up and in. From that
 # it predicts every PG's new up set. Then `lab.add_osd()` formats and starts the OSD, we wait for
-# the cluster to settle and read `pgs_brief` again.
+# the cluster to settle and read `pgs_brief` again. The OSDs report each PG's new place a second
+# or so after the map changes, so `up_sets()` waits until every report matches where the mon's
+# copy of the osdmap puts the PG (`ceph pg map`); counting earlier would miss PGs still on
+# their way.
 
 # %% tags=["nbval-ignore-output"]
 def with_new_osd(cmap, state, osd_id):
@@ -496,11 +496,6 @@ added = lab.add_osd()
 assert added == new_id, f"cephlab made osd.{added}, the model assumed osd.{new_id}"
 c.wait_for_clean(timeout=120, progress=False)
 live_after = up_sets()
-for _ in range(30):                  # the mgr's view can lag the osdmap by a second or two
-    if any(added in up for up in live_after.values()):
-        break
-    time.sleep(1)
-    live_after = up_sets()
 
 def moved(before, after):
     changed = [pg for pg in before if after[pg] != before[pg]]

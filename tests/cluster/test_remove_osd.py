@@ -20,9 +20,14 @@ def test_add_then_remove_an_osd_keeps_every_object(lab_cluster):
     with c.resources() as r:
         r.replicated_pool("t_remove", size=3, pg_num=32)
         manifest = c.write_checked_objects("t_remove", count=40, size=65536, prefix="rm")
+        pool_id = c.ceph("osd", "pool", "stats", "t_remove")[0]["pool_id"]
         new = c.add_osd()
         assert new not in before and new in crush_devices(c)
         c.wait_for_clean(timeout=240, progress=False)
+        # the OSDs' reports catch up with the osdmap, and the new OSD holds some PGs
+        reported = c.wait_for_pg_stats([pool_id])
+        assert len(reported) == 32 and reported == c.up_sets([pool_id], source="osdmap")
+        assert any(new in up for up in reported.values())
 
         c.remove_osd(new)
         c.wait_for_clean(timeout=240, progress=False)
@@ -51,3 +56,8 @@ def wait_health_ok(c, timeout=60):
 def test_removing_an_unknown_osd_says_which_exist(lab_cluster):
     with pytest.raises(ClusterError, match="does not exist"):
         lab_cluster.remove_osd(99)
+
+
+def test_up_sets_names_its_two_sources(lab_cluster):
+    with pytest.raises(ValueError, match="'mgr' or 'osdmap'"):
+        lab_cluster.up_sets([1], source="crush")
