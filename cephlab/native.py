@@ -170,9 +170,24 @@ def _register_osd(d, client, osd_id, osd_uuid):
                         cconf.keyring_text(f"osd.{osd_id}", key, caps={}))
 
 
-def _set_tunables(client, osds):
+def _set_tunables(client, osds, only_missing=False):
+    """Put the lab's tunables into the mon config database. With only_missing, set just those
+    the database lacks: a cluster made by an older version of the lab gains newer tunables,
+    and a value someone changed on purpose stays."""
+    have = set()
+    if only_missing:
+        have = {(o["section"], o["name"]) for o in client.mon("config dump")}
     for who, name, value in cconf.tunables(osds):
-        client.mon("config set", who=who, name=name, value=value, force=True)
+        if (who, name) not in have:
+            client.mon("config set", who=who, name=name, value=value, force=True)
+
+
+def _update_tunables(d, state):
+    client = client_for(d)
+    try:
+        _set_tunables(client, len(state["osds"]), only_missing=True)
+    finally:
+        client.close()
 
 
 def _create_cephfs(client):
@@ -357,9 +372,11 @@ def up(name="lab", osds=3, objectstore="bluestore", mds=False, dir=None, progres
                          "choose an empty or new folder with --dir")
     if state and state.get("status") == "ready":
         if not dead_daemons(d, state):
+            _update_tunables(d, state)
             return d, state, "running"
         try:
             repair(d, state, prog)
+            _update_tunables(d, state)
             prog.done(f"cluster {name} repaired: HEALTH_OK")
             return d, state, "repaired"
         except MonUnusable as e:

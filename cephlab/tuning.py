@@ -1,6 +1,8 @@
 """Reading and changing options in the mon config database, and tuning() that undoes changes."""
 from __future__ import annotations
 
+import time
+
 from .errors import ClusterError
 
 
@@ -33,12 +35,18 @@ class Tuning:
     def config_show(self, daemon):
         """{option: value} the running daemon (e.g. "osd.0") uses now, defaults included
         (`ceph config show-with-defaults`); values are strings, as Ceph prints them."""
-        out = self.client.mgr("config show-with-defaults", who=daemon)
-        if isinstance(out, list):
-            return {e["name"]: e["value"] for e in out}
-        if isinstance(out, dict):
-            return {k: (v["value"] if isinstance(v, dict) else v) for k, v in out.items()}
-        raise ClusterError(f"unexpected `config show {daemon}` output: {out!r}")
+        deadline = time.monotonic() + 15
+        while True:
+            out = self.client.mgr("config show-with-defaults", who=daemon)
+            if isinstance(out, list):
+                return {e["name"]: e["value"] for e in out}
+            if isinstance(out, dict):
+                return {k: (v["value"] if isinstance(v, dict) else v) for k, v in out.items()}
+            # a daemon that just started has not yet sent the mgr its config: the answer is empty
+            if out is not None or time.monotonic() > deadline:
+                raise ClusterError(f"`ceph config show-with-defaults {daemon}` gave {out!r}; is "
+                                   f"{daemon} running and reporting to the mgr (`ceph -s`)?")
+            time.sleep(0.5)
 
     def tuning(self):
         """Context manager: every option changed in it goes back to its earlier state on exit.

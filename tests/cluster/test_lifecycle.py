@@ -54,6 +54,22 @@ def test_second_up_changes_nothing(lab_cluster):
     assert lab_cluster.pids() == before
 
 
+def test_up_adds_tunables_an_older_cluster_lacks(lab_cluster):
+    """A cluster made before a tunable existed gains it on the next `cephlab up`; a value set
+    on purpose is left as it is."""
+    c = lab_cluster
+    try:
+        c.ceph("config", "rm", "osd", "osd_delete_sleep_hdd")
+        c.ceph("config", "set", "mon", "mon_data_avail_warn", "3")
+        assert c.config_db("osd", "osd_delete_sleep_hdd") is None
+        native.up(c.name, osds=4, progress=False)
+        assert c.config_db("osd", "osd_delete_sleep_hdd") == "0"
+        assert c.config_db("mon", "mon_data_avail_warn") == "3"
+    finally:
+        c.ceph("config", "set", "osd", "osd_delete_sleep_hdd", "0")
+        c.ceph("config", "set", "mon", "mon_data_avail_warn", "2")
+
+
 def test_up_restarts_a_killed_daemon(lab_cluster):
     before = lab_cluster.pids()
     os.kill(before["osd.2"], signal.SIGKILL)
