@@ -136,19 +136,24 @@ class Faults:
             time.sleep(interval)
 
     # -- where PGs are --------------------------------------------------------------------------
+    def pgs_brief(self):
+        """The mgr's latest PG stats, one row per PG (pgid, state, up, acting, ...), from
+        `ceph pg dump pgs_brief`: what the OSDs last reported."""
+        out = self.client.mgr("pg dump", dumpcontents=["pgs_brief"])
+        return out.get("pg_stats", []) if isinstance(out, dict) else out
+
     def up_sets(self, pool_ids, source="mgr"):
         """{pgid: up set} of the pools' PGs, as the OSDs last reported them (source="mgr",
         `ceph pg dump pgs_brief`) or as the current osdmap places them (source="osdmap",
         `ceph pg map` per PG: the mon runs Ceph's own CRUSH code, under a millisecond each)."""
-        ids = {str(p) for p in pool_ids}
-        out = self.client.mgr("pg dump", dumpcontents=["pgs_brief"])
-        rows = out["pg_stats"] if isinstance(out, dict) else out
-        sets = {r["pgid"]: r["up"] for r in rows if r["pgid"].split(".")[0] in ids}
-        if source == "osdmap":
-            return {pg: self.client.mon("pg map", pgid=pg)["up"] for pg in sets}
-        if source != "mgr":
+        if source not in ("mgr", "osdmap"):
             raise ValueError(f"source must be 'mgr' or 'osdmap', not {source!r}")
-        return sets
+        ids = {str(p) for p in pool_ids}
+        sets = {r["pgid"]: r["up"] for r in self.pgs_brief() if r["pgid"].split(".")[0] in ids}
+        return self._osdmap_up(sets) if source == "osdmap" else sets
+
+    def _osdmap_up(self, pgids):
+        return {pg: self.client.mon("pg map", pgid=pg)["up"] for pg in pgids}
 
     def wait_for_pg_stats(self, pool_ids, timeout=60, interval=0.5):
         """Wait until the OSDs' reports (the mgr's view) place every PG of the pools where the
@@ -158,8 +163,8 @@ class Faults:
         t0 = time.monotonic()
         while True:
             reported = self.up_sets(pool_ids, "mgr")
-            placed = self.up_sets(pool_ids, "osdmap")
-            lagging = sorted(pg for pg in placed if reported.get(pg) != placed[pg])
+            placed = self._osdmap_up(reported)          # the same PGs, without a second dump
+            lagging = sorted(pg for pg in placed if reported[pg] != placed[pg])
             if not lagging:
                 return reported
             if time.monotonic() - t0 > timeout:

@@ -118,8 +118,7 @@ def objects_on_osd(cluster, pool, osd_id):
 
 def pg_brief(cluster):
     """({state: PG count}, {OSDs in some PG's up set}) from one `pg dump pgs_brief` of the mgr."""
-    out = cluster.client.mgr("pg dump", dumpcontents=["pgs_brief"])
-    pgs = out.get("pg_stats", []) if isinstance(out, dict) else out
+    pgs = cluster.pgs_brief()
     states = {}
     for pg in pgs:
         states[pg["state"]] = states.get(pg["state"], 0) + 1

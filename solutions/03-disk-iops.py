@@ -523,8 +523,8 @@ cmp.assert_agree()
 # - **Four times the threads buy far less than four times the IOPS once a resource is
 #   saturated:** from 16 to 64 threads the IOPS grew by well under 2x, and only because batching
 #   made each write cheaper in CPU (the cost column), while the latency grew nearly in proportion
-#   to the threads; Little's law held to within a few percent in every run. Seed 002 saw the same: its 64-thread run had the worst
-#   latency.
+#   to the threads; Little's law held to within a few percent in every run. Seed 002 saw the
+#   same: its 64-thread run had the worst latency.
 # - **Seed 000's own gap ran the other way** (2,094 measured vs 1,800 planned), and its SSD
 #   journal (case 2) gained only 9 %: the journal takes a write quickly, but the data still has
 #   to reach the SAS disks, whose bound (1,800) the plan of 15,000 ignored.

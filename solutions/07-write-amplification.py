@@ -559,9 +559,9 @@ cmp.assert_agree()
 # - **`prefer_deferred_size = 0` removes the deferred copy**: the 4 KiB WAF dropped by a little
 #   less than the model's 3 (2.2-2.8 over our runs). Ceph already sent some writes direct, and the
 #   direct run is slower, so fewer transactions share each WAL write and each carries more
-#   metadata; the counters measure both, and they make up the gap. The price, which WAF does not show, is a random write to the disk
-#   at once for every small write instead of a later, sorted batch — on a spinning disk that is
-#   why deferring is the default.
+#   metadata; the counters measure both, and they make up the gap. The price, which WAF does
+#   not show, is a random write to the disk at once for every small write instead of a later,
+#   sorted batch — on a spinning disk that is why deferring is the default.
 # - **FileStore's journal doubles everything**, and at 4 KiB its key-value store and the file
 #   data add more than BlueStore writes in all. What we cannot see from the OSD process is the
 #   file system's own journal and metadata (seed 003's 3.6 + 0.4 long-term): kernel threads
