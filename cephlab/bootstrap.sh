@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up what is missing, then run the lab or the tests.
-#   cephlab/bootstrap.sh setup   OS packages + .venv (idempotent, seconds when done)
+#   cephlab/bootstrap.sh setup [--test]   OS packages (the labs', --test adds the tests') + .venv
 #   cephlab/bootstrap.sh lab     setup, start the mini cluster, open JupyterLab on labs/
 #   cephlab/bootstrap.sh test    setup, run the whole test suite
 set -euo pipefail
@@ -10,16 +10,22 @@ VENV="$ROOT/.venv"
 # Debian's python3-rados/python3-rbd bindings exist only for the system interpreter, so the venv is
 # built from /usr/bin/python3 and sees its site-packages (pip packages still take precedence).
 SYSTEM_PYTHON="${CEPHLAB_PYTHON:-/usr/bin/python3}"
-OS_PACKAGES=(ceph-mon ceph-mgr ceph-osd ceph-mds ceph-base ceph-common ceph-fuse rbd-fuse fio
-             python3-venv python3-rados python3-rbd make
-             vagrant vagrant-libvirt ruby shellcheck)    # tests/vagrant: vagrant validate, shellcheck
-# tests/browser: Playwright drives Debian's Chromium (Playwright's own browser download is never used)
-OS_PACKAGES+=(chromium)
-# lab 10: PostgreSQL 15 (postgresql-15 holds initdb, pg_ctl, pgbench) on ext4 over an RBD image
-OS_PACKAGES+=(postgresql postgresql-contrib e2fsprogs)
+# The OS packages, split by need: packages-lab.txt for the labs (`make lab`), packages-test.txt on
+# top for the tests (`make test`): a learner gets no browser and no Vagrant.
+read_packages() { sed -e 's/#.*//' "$ROOT/cephlab/packages-$1.txt" | tr -s ' \t' '\n' | sed '/^$/d'; }
+mapfile -t LAB_PACKAGES < <(read_packages lab)
+mapfile -t TEST_PACKAGES < <(read_packages test)
+OS_PACKAGES=("${LAB_PACKAGES[@]}")
 
 say() { printf '\033[1m[cephlab]\033[0m %s\n' "$*"; }
 die() { printf '\033[1;31m[cephlab] error:\033[0m %s\n' "$*" >&2; exit 1; }
+
+# Run a set-up phase; report its time when it did something (a phase with nothing to do is silent).
+timed() {
+    local what="$1" start=$SECONDS; shift
+    "$@"
+    if [ $((SECONDS - start)) -gt 1 ]; then say "$what ready in $((SECONDS - start)) s"; fi
+}
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"
@@ -60,8 +66,10 @@ ensure_venv() {
 }
 
 setup() {
-    ensure_os_packages
-    ensure_venv
+    # `setup --test` (and `test`) add the test-only packages
+    if [ "${1:-}" = "--test" ]; then OS_PACKAGES+=("${TEST_PACKAGES[@]}"); fi
+    timed "OS packages" ensure_os_packages
+    timed "Python environment" ensure_venv
 }
 
 run_lab() {
@@ -75,13 +83,13 @@ run_lab() {
 }
 
 run_tests() {
-    setup
+    setup --test
     cd "$ROOT"
     exec "$VENV/bin/python" -m pytest "$@"
 }
 
 case "${1:-}" in
-    setup) setup ;;
+    setup) shift; setup "$@" ;;
     lab) shift; run_lab "$@" ;;
     test) shift; run_tests "$@" ;;
     *) die "usage: $0 setup|lab|test [args]" ;;

@@ -12,7 +12,8 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 BINDER = ROOT / ".binder"
-DEV_ONLY = {"vagrant", "vagrant-libvirt", "ruby", "shellcheck", "chromium", "make", "python3-venv"}
+# repo2docker makes its own conda environment, so the venv module is the one lab package it skips
+NOT_ON_BINDER = {"python3-venv"}
 # repo2docker builds on Ubuntu 22.04 (buildpack-deps:jammy), whose python3 is 3.10: python3-rados
 # and python3-rbd from apt.txt exist only for that version.
 UBUNTU_PYTHON = "3.10"
@@ -23,12 +24,10 @@ def _pip(path):
     return next(d["pip"] for d in env["dependencies"] if isinstance(d, dict) and "pip" in d), env
 
 
-def bootstrap_os_packages():
-    text = (ROOT / "cephlab" / "bootstrap.sh").read_text()
-    packages = []
-    for body in re.findall(r"^OS_PACKAGES\+?=\(([^)]*)\)", text, flags=re.M):
-        packages += re.sub(r"#[^\n]*", "", body).split()
-    return packages
+def os_packages(need):
+    """cephlab/packages-<need>.txt, the lists cephlab/bootstrap.sh installs ("lab" or "test")."""
+    text = (ROOT / "cephlab" / f"packages-{need}.txt").read_text()
+    return re.sub(r"#[^\n]*", "", text).split()
 
 
 def apt_txt():
@@ -46,11 +45,17 @@ def test_binder_environment_mirrors_environment_yml():
 
 
 def test_bootstrap_lists_are_parsed():
-    assert {"ceph-mon", "ceph-osd", "fio", "python3-rados", "chromium"} <= set(bootstrap_os_packages())
+    assert {"ceph-mon", "ceph-osd", "fio", "python3-rados", "fuse"} <= set(os_packages("lab"))
+    assert {"chromium", "vagrant", "shellcheck"} <= set(os_packages("test"))
 
 
-def test_apt_txt_has_every_runtime_package_of_bootstrap():
-    runtime = [p for p in bootstrap_os_packages() if p not in DEV_ONLY]
+def test_a_learner_gets_no_test_tools():
+    """`make lab` installs packages-lab.txt only: no browser, no Vagrant for a learner."""
+    assert not set(os_packages("lab")) & set(os_packages("test"))
+
+
+def test_apt_txt_has_every_lab_package_of_bootstrap():
+    runtime = [p for p in os_packages("lab") if p not in NOT_ON_BINDER]
     assert sorted(apt_txt()) == sorted(runtime)
 
 
