@@ -10,6 +10,10 @@ test:   ## set up what is missing, run every test (models, oracles, cluster, not
 setup:  ## only install OS packages and the .venv
 	bash cephlab/bootstrap.sh setup
 
+.PHONY: lock
+lock:   ## renew constraints.txt (the pinned Python packages) with the newest versions pyproject.toml allows; then run make test
+	bash cephlab/bootstrap.sh lock
+
 .PHONY: solutions student
 solutions: ## rebuild solutions/*.ipynb from their .py sources and execute them on the lab cluster
 	.venv/bin/jupytext --update --to ipynb solutions/[0-9][0-9]-*.py

@@ -3,6 +3,7 @@
 #   cephlab/bootstrap.sh setup [--test]   OS packages (the labs', --test adds the tests') + .venv
 #   cephlab/bootstrap.sh lab     setup, start the mini cluster, open JupyterLab on labs/
 #   cephlab/bootstrap.sh test    setup, run the whole test suite
+#   cephlab/bootstrap.sh lock    renew constraints.txt (the pinned Python packages)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -52,17 +53,39 @@ ensure_os_packages() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
 }
 
+# The Python packages come in the versions pinned by constraints.txt (the ones the last green CI
+# used), so a class set up next term gets what passed. `make lock` renews the pins.
+LOCK="$ROOT/constraints.txt"
+
 ensure_venv() {
     local stamp="$VENV/.cephlab-stamp" want
-    want="$(sha256sum "$ROOT/pyproject.toml" | cut -c1-16)"
+    want="$(cat "$ROOT/pyproject.toml" "$LOCK" | sha256sum | cut -c1-16)"
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$VENV/bin/cephlab" ]; then
         return 0
     fi
     say "creating the Python environment in .venv (a few minutes the first time)"
     [ -x "$VENV/bin/python" ] || "$SYSTEM_PYTHON" -m venv --system-site-packages "$VENV"
     "$VENV/bin/python" -m pip install -q --upgrade pip
-    "$VENV/bin/python" -m pip install -q -e "${ROOT}[test]"
+    # --ignore-installed: every package comes from the lock into .venv, none from the system's
+    # dist-packages (only rados/rbd, which PyPI does not have, are taken from there)
+    "$VENV/bin/python" -m pip install -q --ignore-installed -c "$LOCK" -e "${ROOT}[test]"
     echo "$want" > "$stamp"
+}
+
+# Renew constraints.txt: the newest versions pyproject.toml allows, resolved in a scratch venv.
+lock() {
+    local tmp; tmp="$(mktemp -d)"
+    trap 'rm -rf "$tmp"' RETURN
+    say "resolving the newest versions pyproject.toml allows (a minute or two)"
+    "$SYSTEM_PYTHON" -m venv --system-site-packages "$tmp/venv"
+    "$tmp/venv/bin/python" -m pip install -q --upgrade pip
+    "$tmp/venv/bin/python" -m pip install -q --ignore-installed -e "${ROOT}[test]"
+    {
+        echo "# Pinned Python packages for .venv (pip constraints), made by \`make lock\` on $(date -u +%F)"
+        echo "# with $("$tmp/venv/bin/python" --version). Renew: make lock, then run CI (make test)."
+        "$tmp/venv/bin/python" -m pip freeze --local --exclude-editable
+    } > "$LOCK"
+    say "wrote $LOCK ($(grep -vc '^#' "$LOCK") packages)"
 }
 
 setup() {
@@ -90,7 +113,8 @@ run_tests() {
 
 case "${1:-}" in
     setup) shift; setup "$@" ;;
+    lock) lock ;;
     lab) shift; run_lab "$@" ;;
     test) shift; run_tests "$@" ;;
-    *) die "usage: $0 setup|lab|test [args]" ;;
+    *) die "usage: $0 setup [--test]|lab|test [args]|lock" ;;
 esac
