@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import daemons, native
+from . import daemons, native, teardown
 from .errors import ClusterError
 
 OPS = ("create", "stat", "rename", "remove")
@@ -122,7 +122,7 @@ class CephFS:
 
     def unmount_all(self):
         for point in reversed(self.mounts):
-            unmount(point)
+            teardown.attempt(f"unmount {point}", unmount, point)
         self.mounts.clear()
 
     # -- undo --------------------------------------------------------------------------------------
@@ -187,27 +187,21 @@ def mds_cpu_seconds(cluster, name="mds.a"):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def unmount_all(prefix):
-    """unmount() every mount point whose path starts with `prefix`; returns them."""
+def unmount_all(prefix: str) -> list[str]:
+    """Unmount every mount point whose path starts with `prefix`; returns those released.
+
+    A failure is reported in one line (teardown.attempt) and the others still go."""
     points = [line.split()[1] for line in Path("/proc/mounts").read_text().splitlines()]
     points = [p for p in points if p.startswith(prefix)]
-    for point in points:
-        unmount(point)
-    return points
+    return [p for p in points if teardown.attempt(f"unmount {p}", unmount, p)]
 
 
-def unmount(point):
-    """fusermount -u, then remove the empty mount point; a busy mount is detached lazily."""
-    point = Path(point)
-    proc = subprocess.run(["fusermount", "-u", str(point)], capture_output=True, text=True)
-    if proc.returncode != 0:
-        subprocess.run(["fusermount", "-u", "-z", str(point)], capture_output=True, text=True)
-    for _ in range(20):
-        try:
-            point.rmdir()
-            return
-        except OSError:
-            time.sleep(0.1)
+def unmount(point: str | os.PathLike) -> None:
+    """Unmount a ceph-fuse mount and remove its mount point (teardown.unmount); a busy mount is
+    detached lazily and said so, since its ceph-fuse lives on until the last user leaves it."""
+    if teardown.unmount(point) == "detached":
+        teardown.report(f"{point} was busy (a process has a file or its working folder there); "
+                        "detached it: it goes once that process ends")
 
 
 # -- the benchmark --------------------------------------------------------------------------------------

@@ -11,7 +11,12 @@ import subprocess
 import time
 from pathlib import Path
 
+from . import teardown
 from .errors import ClusterError
+
+GRACE_S = 30           # how long a graceful stop waits for SIGTERM before SIGKILL
+KILL_WAIT_S = 10       # how long a SIGKILLed process may take to go (threads exit, files close)
+FUSE_CLIENTS = ("ceph-fuse", "rbd-fuse")
 
 
 class DaemonError(ClusterError):
@@ -177,19 +182,61 @@ def wait_gone(d, pids, timeout):
     return left
 
 
-def stop(d, names, graceful=True, timeout=30):
-    """Stop the named daemons: SIGTERM and wait (graceful), SIGKILL what is left."""
-    sent = signal_daemons(d, names, signal.SIGTERM if graceful else signal.SIGKILL)
-    left = wait_gone(d, sent, timeout if graceful else 10)
-    if left:
-        for pid in left.values():
+def _kill_ours(d, pids: dict[str, int]) -> None:
+    """SIGKILL each of {name: pid} that still runs as this cluster's (checked right before)."""
+    conf = Path(d) / "ceph.conf"
+    for pid in pids.values():
+        if is_ours(pid, conf):
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        left = wait_gone(d, left, 10)
+
+
+def stop(d, names, graceful=True, timeout: float | None = None):
+    """Stop the named daemons: SIGTERM and wait up to `timeout` s (GRACE_S) when graceful, then
+    SIGKILL what is left (a daemon that ignores SIGTERM, or a stopped one, still ends).
+
+    Returns the names stopped; raises DaemonError when one survives even SIGKILL (stuck in the
+    kernel), naming it and its PID.
+    """
+    grace = GRACE_S if timeout is None else timeout
+    sent = signal_daemons(d, names, signal.SIGTERM if graceful else signal.SIGKILL)
+    left = wait_gone(d, sent, grace if graceful else KILL_WAIT_S)
+    if left and graceful:
+        teardown.report(f"{', '.join(left)} did not stop on SIGTERM within {grace:g} s; sending SIGKILL")
     if left:
-        raise DaemonError(f"could not stop {', '.join(left)} (PIDs {list(left.values())})")
+        _kill_ours(d, left)
+        left = wait_gone(d, left, KILL_WAIT_S)
+    if left:
+        raise DaemonError(f"could not stop {', '.join(left)} (PIDs {list(left.values())}) even with "
+                          "SIGKILL; it is stuck in the kernel (see `cat /proc/<pid>/stack` as root)")
     for name in sent:
         pid_path(d, name).unlink(missing_ok=True)
     return list(sent)
+
+
+def fuse_clients(d) -> dict[str, int]:
+    """{"ceph-fuse[pid]": pid} of the FUSE clients (ceph-fuse, rbd-fuse) of the cluster in folder d:
+    processes whose command line names its ceph.conf. They keep no pid file."""
+    conf = str(Path(d) / "ceph.conf")
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            cmd = _cmdline(entry.name)
+            prog = Path(cmd[0]).name if cmd else ""
+            if prog in FUSE_CLIENTS and conf in cmd and not _is_zombie(entry.name):
+                found[f"{prog}[{entry.name}]"] = int(entry.name)
+    return found
+
+
+def stop_fuse_clients(d, grace: float = 5) -> list[str]:
+    """End the FUSE clients still running after their mounts were released: a moment to exit on
+    their own (an unmounted ceph-fuse closes its MDS session), then SIGKILL (one serving a lazily
+    detached, busy mount would otherwise outlive its cluster). Returns those it had to kill."""
+    left = wait_gone(d, fuse_clients(d), grace)
+    _kill_ours(d, left)
+    left_after = wait_gone(d, left, KILL_WAIT_S)
+    if left_after:
+        raise DaemonError(f"could not stop {', '.join(left_after)} even with SIGKILL")
+    return list(left)

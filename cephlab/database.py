@@ -30,6 +30,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from . import teardown
 from .errors import ClusterError, SetupError
 
 WORK_ROOT = Path(os.environ.get("CEPHLAB_DB_WORK", "/var/tmp"))
@@ -215,28 +216,52 @@ def remove_leftovers_of(cluster):
 
 
 def remove_leftovers(work, bin_dir=None):
-    """Undo what a DatabaseBench left in `work`: servers, mount, loop device, rbd-fuse, files."""
+    """Undo what a DatabaseBench left in `work`: servers, mount, loop device, rbd-fuse, files.
+
+    Each step that fails is reported in one line (teardown.attempt) and the next one still runs,
+    so `cephlab down` reaches its daemons whatever state lab 10 left."""
     work = Path(work)
     if not work.exists():
         return
     for pid_file in work.glob("**/postmaster.pid"):
-        bin_dir = bin_dir or pg_bin_dir()     # only now: without servers PostgreSQL is not needed
-        cmd = [str(Path(bin_dir) / "pg_ctl"), "-D", str(pid_file.parent), "-m", "immediate", "-w", "stop"]
-        if os.geteuid() == 0:
-            cmd = ["runuser", "-u", DB_USER, "--", *cmd]
-        subprocess.run(cmd, capture_output=True, cwd="/", timeout=60)
+        teardown.attempt(f"stop PostgreSQL in {pid_file.parent}", _stop_server, pid_file, bin_dir)
     mnt, rbd_dir = work / "mnt", work / "rbd"
     if os.path.ismount(mnt):
-        subprocess.run(["umount", str(mnt)], capture_output=True, timeout=60)
+        teardown.attempt(f"unmount {mnt}", teardown.unmount, mnt, fuse=False, remove=False)
     for image_file in rbd_dir.glob("*") if os.path.ismount(rbd_dir) else []:
-        loops = subprocess.run(["losetup", "-j", str(image_file)], capture_output=True, text=True,
-                               timeout=60).stdout
-        for line in loops.splitlines():
-            subprocess.run(["losetup", "-d", line.split(":")[0]], capture_output=True, timeout=60)
+        teardown.attempt(f"detach the loop devices of {image_file}", _detach_loops, image_file)
     if os.path.ismount(rbd_dir):
-        fusermount = shutil.which("fusermount") or shutil.which("fusermount3")
-        if fusermount:
-            subprocess.run([fusermount, "-u", str(rbd_dir)], capture_output=True, timeout=60)
-        if os.path.ismount(rbd_dir):
-            subprocess.run(["umount", "-l", str(rbd_dir)], capture_output=True, timeout=60)
+        teardown.attempt(f"unmount rbd-fuse at {rbd_dir}", teardown.unmount, rbd_dir, remove=False)
     shutil.rmtree(work, ignore_errors=True)
+
+
+def _stop_server(pid_file: Path, bin_dir: str | os.PathLike | None = None) -> None:
+    """pg_ctl stop -m immediate; when that fails, SIGKILL the postmaster (its backends follow),
+    but only while its command line still names this data folder (never a recycled PID). A stale
+    postmaster.pid (no server runs) needs nothing."""
+    data = pid_file.parent
+    try:
+        pg_ctl = str(Path(bin_dir or pg_bin_dir()) / "pg_ctl")
+        cmd = [pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"]
+        teardown.run(["runuser", "-u", DB_USER, "--", *cmd] if os.geteuid() == 0 else cmd, cwd="/")
+    except (ClusterError, OSError, teardown.StepFailed, subprocess.TimeoutExpired) as e:
+        pid = _postmaster_pid(pid_file)
+        if pid is None:
+            return
+        teardown.kill(pid)
+        teardown.report(f"pg_ctl could not stop {data} ({teardown.reason(e)}); killed its postmaster {pid}")
+
+
+def _postmaster_pid(pid_file: Path) -> int | None:
+    """The running postmaster of this data folder, or None."""
+    try:
+        pid = int(pid_file.read_text().split()[0])
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except (OSError, ValueError, IndexError):
+        return None
+    return pid if str(pid_file.parent) in cmdline else None
+
+
+def _detach_loops(image_file: Path) -> None:
+    for line in teardown.run(["losetup", "-j", str(image_file)]).splitlines():
+        teardown.run(["losetup", "-d", line.split(":")[0]])

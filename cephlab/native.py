@@ -14,7 +14,7 @@ import uuid
 from pathlib import Path
 
 from . import conf as cconf
-from . import daemons, paths
+from . import daemons, paths, teardown
 from .commands import CephClient
 from .errors import ClusterError, SetupError
 from .progress import Progress
@@ -394,16 +394,25 @@ def up(name="lab", osds=3, objectstore="bluestore", mds=False, dir=None, progres
 def release_clients(name, d):
     """Undo the client side the labs attach to a cluster: ceph-fuse mounts under its tmp/ (lab 09)
     and lab 10's database servers, loop device and rbd-fuse mount. Done before the daemons stop,
-    because a loop device or FUSE mount whose cluster is gone hangs every process that touches it."""
+    because a loop device or FUSE mount whose cluster is gone hangs every process that touches it.
+    Each step that fails is reported in one line and the others still run."""
     from . import cephfs, database
     cephfs.unmount_all(str(d / "tmp") + "/")
     database.remove_leftovers(database.work_folder(name))
 
 
+def _stop_reported(d, names, graceful):
+    """daemons.stop, or [] after reporting which daemons it could not stop."""
+    stopped = []
+    teardown.attempt(f"stop {', '.join(names)}", lambda: stopped.extend(daemons.stop(d, names, graceful)))
+    return stopped
+
+
 def down(name="lab", dir=None, keep=False):
     """Stop every daemon of the cluster (by PID) and remove its folder unless keep.
 
-    Returns the daemons stopped. Raises ClusterNotRunning-free: a missing folder is not an error.
+    Returns the daemons stopped. A missing folder is not an error. Always finishes: a release
+    step or daemon that fails is reported in one line on stderr (teardown) and the rest goes on.
     """
     d = paths.cluster_dir(name, dir)
     state = load_state(d)
@@ -411,13 +420,14 @@ def down(name="lab", dir=None, keep=False):
         if d.exists() and any(d.iterdir()):
             raise SetupError(f"{d} is not a cephlab cluster folder; not touching it")
         return []
-    release_clients(name, d)
+    teardown.attempt(f"release the clients of {name}", release_clients, name, d)
+    teardown.attempt(f"stop the FUSE clients of {name}", daemons.stop_fuse_clients, d)
     names = sorted(set(daemons.daemon_names(d)) | set(all_daemons(state)))
     if keep:
         # OSDs and MDS first so they can tell the still-running mon they are going down.
-        stopped = daemons.stop(d, [n for n in names if n != "mon.a"], graceful=True)
-        stopped += daemons.stop(d, ["mon.a"], graceful=True)
+        stopped = _stop_reported(d, [n for n in names if n != "mon.a"], graceful=True)
+        stopped += _stop_reported(d, ["mon.a"], graceful=True)
     else:
-        stopped = daemons.stop(d, names, graceful=False)   # data is discarded anyway
-        wipe(d)
+        stopped = _stop_reported(d, names, graceful=False)   # data is discarded anyway
+        teardown.attempt(f"remove {d}", wipe, d)
     return stopped

@@ -23,14 +23,15 @@ def test_cluster_name(suffix=""):
 
 
 def remove_stale_test_clusters():
-    from cephlab import native, paths
+    """Remove clusters of sessions that are gone; a failure is reported in one line, never raised."""
+    from cephlab import native, paths, teardown
     home = paths.state_home()
     if not home.is_dir():
         return
     for folder in home.glob(PREFIX + "*"):
         owner = folder.name[len(PREFIX):].split("-")[0]
         if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
-            native.down(folder.name)
+            teardown.attempt(f"remove the stale test cluster {folder.name}", native.down, folder.name)
 
 
 def shared_cluster():
@@ -67,17 +68,18 @@ def pytest_runtest_setup(item):
 def stop_side_clusters(name):
     """Clusters a notebook started next to the shared one ("<name>-04" in lab 04) are removed
     in the notebook's cleanup cell; a notebook that failed before it leaves them running."""
-    from cephlab import native, paths
+    from cephlab import native, paths, teardown
     for folder in paths.state_home().glob(f"{name}-*"):
-        native.down(folder.name)
+        teardown.attempt(f"stop the side cluster {folder.name}", native.down, folder.name)
 
 
 def pytest_sessionfinish(session, exitstatus):
+    """Stop the session's clusters; never raises, so pytest still prints its summary line."""
+    from cephlab import teardown
     cluster = _shared.pop("cluster", None)
     if cluster is None:
         return
-    stop_side_clusters(cluster.name)
-    if os.environ.get("CEPHLAB_KEEP_TEST_CLUSTER") == "1":
-        cluster.close()
-    else:
-        cluster.stop()
+    teardown.attempt(f"stop the side clusters of {cluster.name}", stop_side_clusters, cluster.name)
+    keep = os.environ.get("CEPHLAB_KEEP_TEST_CLUSTER") == "1"
+    teardown.attempt(f"{'close' if keep else 'stop'} the test cluster {cluster.name}",
+                     cluster.close if keep else cluster.stop)
