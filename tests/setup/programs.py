@@ -109,43 +109,52 @@ def python_uses(path: Path, scope: str) -> list[Use]:
     return sorted(set(uses), key=lambda u: (u.where, u.program))
 
 
+def _skip_code(text: str, i: int) -> tuple[str, int] | None:
+    """In code: a here-document or a comment starting at i, blanked: (blank text, next index)."""
+    heredoc = re.match(r"<<-?\s*['\"]?(\w+)['\"]?", text[i:])
+    if heredoc:
+        body_end = re.compile(rf"^\s*{heredoc.group(1)}$", re.M).search(text, i + heredoc.end())
+        stop = body_end.end() if body_end else len(text)
+    elif text[i] == "#" and (i == 0 or text[i - 1] in " \t\n;"):
+        stop = text.find("\n", i)
+        stop = len(text) if stop < 0 else stop
+    else:
+        return None
+    return re.sub(r"[^\n]", " ", text[i:stop]), stop
+
+
 def _blank_shell(text: str) -> str:
     """The script with comments, quoted text, arithmetic and here-documents blanked (newlines kept),
     and each command substitution $(...) cut out as a command of its own (between ';')."""
     out, i, stack = [], 0, [["code", 0]]     # frames: code (with its paren depth), single, double
     while i < len(text):
         c, frame = text[i], stack[-1]
-        if frame[0] in ("code", "double") and text.startswith("$((", i):
-            end = text.find("))", i)
-            out.append(" " * (end + 2 - i)); i = end + 2; continue
-        if frame[0] in ("code", "double") and text.startswith("$(", i):
-            stack.append(["code", 0]); out.append(" ;"); i += 2; continue
-        if c == "\\":
-            out.append("  " if text[i + 1:i + 2] != "\n" else " \n"); i += 2; continue
-        if frame[0] == "code":
-            heredoc = re.match(r"<<-?\s*['\"]?(\w+)['\"]?", text[i:])
-            if heredoc:
-                body_end = re.compile(rf"^\s*{heredoc.group(1)}$", re.M).search(text, i + heredoc.end())
-                stop = body_end.end() if body_end else len(text)
-                out.append(re.sub(r"[^\n]", " ", text[i:stop])); i = stop; continue
-            if c == "#" and (i == 0 or text[i - 1] in " \t\n;"):
-                stop = text.find("\n", i)
-                stop = len(text) if stop < 0 else stop
-                out.append(" " * (stop - i)); i = stop; continue
-            if c in "'\"":    # a quoted word stays a word ("Q"): `"$VENV/bin/cephlab" up` runs no "up"
-                stack.append(["single" if c == "'" else "double", 0]); out.append(" Q")
-            elif c == "(":
-                frame[1] += 1; out.append(c)
-            elif c == ")" and frame[1] == 0 and len(stack) > 1:
-                stack.pop(); out.append(";")
-            else:
-                frame[1] -= c == ")"; out.append(c)
-        else:
-            closing = "'" if frame[0] == "single" else '"'
-            if c == closing:
+        emit, step = (" " if c != "\n" else "\n"), 1
+        quoted = frame[0] != "code"
+        if frame[0] != "single" and text.startswith("$((", i):
+            step = text.find("))", i) + 2 - i
+            emit = " " * step
+        elif frame[0] != "single" and text.startswith("$(", i):
+            stack.append(["code", 0])
+            emit, step = " ;", 2
+        elif c == "\\":
+            emit, step = ("  " if text[i + 1:i + 2] != "\n" else " \n"), 2
+        elif quoted:
+            if c == ("'" if frame[0] == "single" else '"'):
                 stack.pop()
-            out.append("\n" if c == "\n" else " ")
-        i += 1
+        elif (skipped := _skip_code(text, i)):
+            emit, step = skipped[0], skipped[1] - i
+        elif c in "'\"":    # a quoted word stays a word ("Q"): `"$VENV/bin/cephlab" up` runs no "up"
+            stack.append(["single" if c == "'" else "double", 0])
+            emit = " Q"
+        elif c == ")" and frame[1] == 0 and len(stack) > 1:
+            stack.pop()
+            emit = ";"
+        else:
+            frame[1] += (c == "(") - (c == ")")
+            emit = c
+        out.append(emit)
+        i += step
     return "".join(out)
 
 
@@ -263,7 +272,8 @@ def providing_package(program: str) -> tuple[str | None, str | None]:
     # Debian's PostgreSQL programs
     # (cephlab.database.pg_bin_dir looks there: initdb, pg_ctl, pgbench are not on PATH)
     search = os.pathsep.join([DEBIAN_PATH, *sorted(glob.glob("/usr/lib/postgresql/*/bin"))])
-    path = program if os.path.isabs(program) and os.access(program, os.X_OK) else shutil.which(program, path=search)
+    absolute = os.path.isabs(program) and os.access(program, os.X_OK)
+    path = program if absolute else shutil.which(program, path=search)
     if not path:
         return None, None
     real = os.path.realpath(path)
