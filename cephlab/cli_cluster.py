@@ -6,7 +6,7 @@ import os
 import shlex
 import sys
 
-from . import native, paths
+from . import native, paths, release
 from .errors import ClusterError
 
 DEFAULT_NAME = os.environ.get("CEPHLAB_NAME", "lab")
@@ -144,10 +144,23 @@ def _gib(n):
     return f"{n / 1024 ** 3:.2f} GiB"
 
 
+def _release_line(c) -> str:
+    """The mon's Ceph release, and a pointer to the caveats when it is not Pacific."""
+    try:
+        major, minor, patch, codename = release.parse_version(c.client.mon("version")["version"])
+    except (ClusterError, KeyError, TypeError, ValueError):
+        return "ceph: release unknown (the mon did not say)"
+    line = f"ceph: {major}.{minor}.{patch} {codename}"
+    if major != release.WRITTEN_FOR:
+        line += " (the labs are written for 16.2 pacific; `cephlab up` lists which labs differ)"
+    return line
+
+
 def _print_status(c):
     st = c.status()
     health = st["health"]
     print(f"cluster {c.name}: {health['status']}  ({c.dir})")
+    print(f"  {_release_line(c)}")
     for name, check in health.get("checks", {}).items():
         print(f"  {name}: {check['summary']['message']}")
     print(f"  ports: mon v2 {c.state['ports']['mon_v2']}, v1 {c.state['ports']['mon_v1']}, "

@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import time
 import uuid
 from pathlib import Path
 
 from . import conf as cconf
-from . import daemons, paths, teardown
+from . import daemons, paths, release, teardown
 from .commands import CephClient
 from .errors import ClusterError, SetupError
 from .progress import Progress
@@ -366,6 +367,8 @@ def up(name="lab", osds=3, objectstore="bluestore", mds=False, dir=None, progres
     check_args(osds, objectstore)
     d = paths.cluster_dir(name, dir)
     prog = progress if isinstance(progress, Progress) else Progress(7, enabled=bool(progress))
+    # Say early (even when quiet) which labs a Ceph other than Pacific changes, not mid-lab.
+    release.note_once(paths.find_binary("ceph-mon"), lambda text: print(text, file=sys.stderr, flush=True))
     state = load_state(d)
     if state is None and d.exists() and any(d.iterdir()):
         raise SetupError(f"{d} exists and is not a cephlab cluster folder; "
