@@ -5,12 +5,13 @@ Two messengers, two stories:
   threads (reader + writer) per connection, so an OSD's thread count grew with its clients
   and its peers. Seed 004_3d50276d8cea0e54.txt (Xu Xuehan, Qihoo 360, Cephalocon APAC 2018)
   gives Max_threads_per_osd = 2 x (clients + 1 + 6 x pg_num_per_osd); no primary Ceph source
-  for the formula was found (shared/notes/references.md), so it is historical and
+  for the formula was found by the lab's authors, so it is historical and
   course-defined. It can be computed, not run: Pacific has no SimpleMessenger.
 - AsyncMessenger (default since Luminous) serves every connection from a fixed pool of
   ms_async_op_threads (3) event-loop workers per process, so threads stay flat as clients
-  grow. shared/notes/native-cluster.md measured 59 threads per OSD (Ceph 16.2.15,
-  ms_type async+posix) whether idle or serving 1, 8 or 32 clients.
+  grow. The lab's authors measured 59 threads per OSD (Ceph 16.2.15,
+  ms_type async+posix) whether idle or serving 1, 8 or 32 clients
+  (data/native_cluster_reference.csv, row osd_threads).
 
 Every thread is a kernel task with its own ID, so a host's threads count against
 kernel.threads-max, kernel.pid_max (IDs are shared by processes and threads) and the
@@ -25,7 +26,7 @@ import numpy as np
 
 from models import _check
 
-ASYNC_OSD_THREADS_MEASURED = 59   # per OSD, Ceph 16.2.15, shared/notes/native-cluster.md
+ASYNC_OSD_THREADS_MEASURED = 59   # per OSD, Ceph 16.2.15: data/native_cluster_reference.csv
 MS_ASYNC_OP_THREADS = 3           # Ceph default (ceph-conf -D, 16.2.15)
 PID_MAX_DEFAULT = 32768           # kernel default for kernel.pid_max
 PID_MAX_LIMIT_64BIT = 4194304     # the most kernel.pid_max may be set to on 64-bit
@@ -56,7 +57,7 @@ def async_messenger_threads(clients=0, ms_async_op_threads=MS_ASYNC_OP_THREADS,
     has its shape). other_threads (op shards, BlueStore, RocksDB, finishers, timers, admin
     socket, log...) defaults to the measured 59 minus the 3 workers: measured, not computed.
     Returns threads per OSD (int or int array).
-    Source: shared/notes/native-cluster.md (59 threads per OSD at 0, 1, 8 and 32 clients,
+    Source: data/native_cluster_reference.csv (59 threads per OSD at 0, 1, 8 and 32 clients,
     Ceph 16.2.15); Ceph option ms_async_op_threads (default 3). Provenance: measured.
     """
     c = _check.integer("clients", clients, lo=0)

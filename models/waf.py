@@ -10,9 +10,9 @@ Backends in Ceph Object Store", MSST 2017; Ceph Jewel 10.2.5, 16 OSDs, 3 replica
   to 6 (3 replicas x 2 for the Ceph journal); KStore and BlueStore converging to 3;
 - long-term 4 KiB random writes on FileStore: data 3, Ceph metadata 0.702, Ceph journal
   5.994, file system metadata 0.419, file system journal 3.635 (13.75 in all).
-shared/notes/native-cluster.md measured BlueStore on Ceph 16.2.15 (HDD class): 4 KiB random
-overwrite, QD 16, WAF 10.0 = 5.25 RocksDB WAL + 3.0 deferred data + 1.07 BlueFS log + 0.68
-not itemised; with bluestore_prefer_deferred_size_hdd = 0: 7.28.
+The lab's authors measured BlueStore on Ceph 16.2.15 (HDD class; data/bluestore_waf_reference.csv):
+4 KiB random overwrite, QD 16, WAF 10.0 = 5.25 RocksDB WAL + 3.0 deferred data + 1.07 BlueFS log
++ 0.68 not itemised; with bluestore_prefer_deferred_size_hdd = 0: 7.28.
 
 Each result is the total WAF (a float, or an array for array input) with a `.parts` dict
 {component: WAF} that sums to it.
@@ -128,7 +128,7 @@ def bluestore_waf(write_bytes, replicas=3, min_alloc_size=4096, prefer_deferred_
     the same metadata per write, while a direct overwrite also changes the allocation
     (freelist keys), which it does not count.
     Seed 003 ran Jewel with 64 KiB allocation on HDD: pass **BLUESTORE_JEWEL_HDD.
-    Source: seed 003_6caa91e4707f31ce.txt; shared/notes/native-cluster.md (measured, Ceph
+    Source: seed 003_6caa91e4707f31ce.txt; data/bluestore_waf_reference.csv (measured, Ceph
     16.2.15); Ceph options (Pacific). Provenance: measured (calibration) + course-defined.
     """
     w = _write_size(write_bytes)
@@ -205,7 +205,8 @@ def space_amplification(object_bytes, min_alloc_size):
 
     object_bytes > 0 (bytes, vectorised); min_alloc_size > 0 (bytes; BlueStore: 64 KiB HDD
     / 16 KiB SSD before Octopus/Pacific, 4 KiB after). A 1 KiB object under 64 KiB
-    allocation takes 64x its size. Source: shared/notes/references.md. Provenance: Ceph
+    allocation takes 64x its size. Source: Ceph docs, BlueStore configuration reference
+    (bluestore_min_alloc_size_hdd/_ssd), and the Octopus and Pacific release notes. Provenance: Ceph
     code (allocation unit) + course-defined.
     """
     obj = _check.positive("object_bytes", object_bytes)

@@ -76,7 +76,7 @@ KIB, MIB = 1024, 1024 * 1024
 # The model (`models.waf`) counts, per client write and per replica, the bytes of each part and
 # multiplies by the replicas. Its FileStore metadata terms are calibrated to the seed; its
 # BlueStore metadata terms (RocksDB's key-value bytes, BlueFS log, SST files) to a 30 s run on a
-# lab cluster like ours (`shared/notes/native-cluster.md`: 4 KiB WAF 10.0, and 7.28 with
+# lab cluster like ours (`data/bluestore_waf_reference.csv`: 4 KiB WAF 10.0, and 7.28 with
 # `bluestore_prefer_deferred_size_hdd = 0`). Ceph docs: *BlueStore configuration reference*
 # (deferred writes, `min_alloc_size`), and *FileStore config reference* (journal).
 

@@ -31,7 +31,8 @@ def wait_df(cluster, pools, stored, timeout=30):
 
 def test_ec_and_replicated_raw_usage_match_redundancy(lab_cluster):
     """Seed-free golden: `ceph df detail` used/stored = 3.0 (size 3) and 1.5 (EC 2+1), within 3 %.
-    Same check measured by hand in /work/shared/notes/native-cluster.md (8 x 64 MiB objects)."""
+    Same check the lab's authors made by hand (data/native_cluster_reference.csv, 8 x 64 MiB
+    objects)."""
     count, size = 8, 4 * MIB
     with lab_cluster.resources() as r:
         r.replicated_pool("t_rep3", size=3, pg_num=16)

@@ -23,7 +23,7 @@ def test_seed004_formula(args, expected):
 
 
 def test_async_is_flat_at_the_measured_59():
-    # shared/notes/native-cluster.md: 59 threads per OSD idle and with 1, 8, 32 clients.
+    # data/native_cluster_reference.csv: 59 threads per OSD idle and with 1, 8, 32 clients.
     assert np.array_equal(async_messenger_threads([0, 1, 8, 32]), [59, 59, 59, 59])
     assert async_messenger_threads(5, ms_async_op_threads=5) == 61
 

@@ -1,5 +1,5 @@
 """models.waf: write amplification against seed 003 (Lee et al., MSST 2017) and the lab's
-own BlueStore measurement (shared/notes/native-cluster.md)."""
+own BlueStore measurement (data/bluestore_waf_reference.csv)."""
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
@@ -75,7 +75,7 @@ def test_kstore_flush_and_compaction_add_up():
 
 
 def test_space_amplification():
-    # shared/notes/references.md: a 1 KiB object under 64 KiB allocation wastes most of it.
+    # Ceph docs (bluestore_min_alloc_size): a 1 KiB object under 64 KiB allocation wastes most of it.
     assert space_amplification(1024, 65536) == 64
     assert space_amplification(4 * MIB, 65536) == 1
     assert space_amplification(100 * 1024, 64 * 1024) == pytest.approx(128 / 100)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Offline Ceph image: build localhost/ceph:v<release> from Debian's own packages, so a cluster
-# comes up with only the OS package mirror (no container registry). # Measured facts behind each step: /work/shared/notes/cephadm-offline.md of the lab's authors.
+# comes up with only the OS package mirror (no container registry). Each step follows what the
+# lab's authors measured with Debian's cephadm 16.2.15 and podman 4.3 (vagrant/README.md, Offline).
 #   CEPHLAB_MIRROR     Debian mirror (default: the first one this node's apt uses)
 #   CEPHLAB_DASHBOARD  true to include the dashboard module
 #   CEPHLAB_REBUILD    1 to build the Ceph image again from scratch (e.g. after a Debian point release)
