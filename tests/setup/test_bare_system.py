@@ -1,0 +1,222 @@
+"""README.md's set-up, proved on a bare Debian 12.
+
+`debootstrap --variant=minbase bookworm` builds a minimal root (no sudo, no git, no Python, no
+Ceph) in a work folder under /var/tmp. Inside it, as a new user following README.md would, as root:
+the README's by-hand line, the README's clone line (a clean clone of this checkout's committed
+HEAD), `make setup`, `cephlab up --osds 4`, the student versions of labs 01 and 09 (lab 09 runs an
+MDS and ceph-fuse: it needs fusermount) top to bottom with nbclient, `cephlab down`; then nothing
+of the lab may be left running, mounted or attached to a loop device. The steps inside the root are
+tests/setup/bare_inside.sh, run as PID 1 of its own PID and mount namespace, so that whatever the
+lab leaves behind ends with the namespace; the leftover checks run inside it first, so they prove
+`cephlab down` cleaned up, not the namespace. The work folder is removed afterwards, also when the
+test fails.
+
+Repeated runs cost minutes: debootstrap's .debs, apt's .debs (this host's apt deletes its own
+after each install) and pip's cache live in /var/cache/cephlab-bare/, mounted into the root.
+Phase times are printed (pytest -s) and kept in test-artifacts/bare-system/times.json with the
+executed notebooks and the full log. CEPHLAB_BARE_REVISION=<commit> runs an older commit's set-up.
+
+    bash cephlab/bootstrap.sh test tests/setup/test_bare_system.py -s     # or: make test
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+ARTIFACTS = ROOT / "test-artifacts" / "bare-system"
+CACHE = Path(os.environ.get("CEPHLAB_BARE_CACHE", "/var/cache/cephlab-bare"))
+MIRROR = "http://deb.debian.org/debian"
+WORK_PREFIX = "cephlab-bare-"
+# The sources of a Debian 12 installation: the release with its updates and security suites
+# (Ceph 16.2.15+ds-0+deb12u2 comes from bookworm-updates/-security).
+SOURCES = """\
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+"""
+# bootstrap.sh's own report of its two phases
+SETUP_STEP = re.compile(r"\[cephlab\].*?(OS packages|Python environment) ready in (\d+) s")
+# This machine's own network settings, which any new user of it has too, so the root gets
+# them (only those the host has; none is about the project): the apt settings for its mirror
+# (date checks off: its clock runs ahead), the CA certificates of its HTTPS egress proxy (picked
+# up when the README's install brings ca-certificates, then used by pip) and its pip.conf.
+HOST_NETWORK_FILES = ("/etc/apt/apt.conf.d/99artifact-registry", "/usr/local/share/ca-certificates",
+                      "/etc/pip.conf")
+
+
+def _skip_unless_possible():
+    if os.geteuid() != 0:
+        pytest.skip("needs root (debootstrap, chroot, mount namespaces); CI runs the suite as root")
+    for tool in ("debootstrap", "unshare", "chroot", "mount"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is missing (make test installs debootstrap from packages-test.txt)")
+
+
+def readme_lines():
+    """The README's by-hand install line and clone line, as a new user copies them."""
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"## Set-up.*?```sh\n(.*?)```", text, re.S)
+    assert block, "README.md has no set-up code block"
+    lines = [ln.split("#")[0].strip() for ln in block.group(1).splitlines()]
+    by_hand = next((ln for ln in lines if "apt-get" in ln), None)
+    clone = next((ln for ln in lines if ln.startswith("git clone")), None)
+    assert by_hand and clone, f"README's set-up block lacks the apt-get or the git clone line:\n{block.group(1)}"
+    return by_hand, clone
+
+
+def _mounts_under(folder: Path) -> list[str]:
+    points = []
+    for line in Path("/proc/self/mountinfo").read_text().splitlines():
+        point = line.split()[4].encode().decode("unicode_escape")
+        if point == str(folder) or point.startswith(f"{folder}/"):
+            points.append(point)
+    return points
+
+
+def remove_work_folder(work: Path):
+    """rm -rf the work folder, but never through a mount (a bind mount there would be the host's
+    own folder): refuse and fail when anything is mounted under it."""
+    left = _mounts_under(work)
+    assert not left, f"mounts remain under {work}, not removing it: {left}"
+    subprocess.run(["rm", "-rf", "--one-file-system", str(work)], check=True)
+    assert not work.exists(), f"{work} could not be removed"
+
+
+def _sweep_stale_work_folders(max_age_s=6 * 3600):
+    """Work folders of runs killed too hard for their finally (SIGKILL, power loss)."""
+    for old in Path("/var/tmp").glob(f"{WORK_PREFIX}*"):
+        if time.time() - old.stat().st_mtime > max_age_s and not _mounts_under(old):
+            subprocess.run(["rm", "-rf", "--one-file-system", str(old)], check=False)
+
+
+def _interrupt(signum, _frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+class Phases:
+    def __init__(self):
+        self.times: list[dict] = []
+        self.t0 = time.monotonic()
+
+    def add(self, name, seconds, rc):
+        self.times.append({"phase": name, "s": round(float(seconds), 1), "exit": int(rc)})
+        print(f"[bare {time.monotonic() - self.t0:7.1f} s] phase {name}: {float(seconds):.1f} s"
+              f"{'' if int(rc) == 0 else f' FAILED (exit {rc})'}", flush=True)
+
+    def table(self):
+        return "\n".join(f"{p['s']:8.1f} s  {p['phase']}" + ("" if p["exit"] == 0 else f"  (exit {p['exit']})")
+                         for p in self.times)
+
+
+def _stream(args, phases: Phases, log, env=None, timeout=None):
+    """Run args, echo and log every line, collect @@phase and @@leftover markers."""
+    leftovers, tail = [], []
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            errors="replace", env=env, start_new_session=True)
+    try:
+        for line in proc.stdout:
+            log.write(line)
+            tail = (tail + [line])[-200:]
+            if line.startswith("@@phase "):
+                name, secs, rc = line[len("@@phase "):].rsplit(" ", 2)
+                phases.add(name, secs, rc)
+            elif line.startswith("@@leftover "):
+                leftovers.append(line[len("@@leftover "):].strip())
+                print(line, end="", flush=True)
+            elif m := SETUP_STEP.search(line):   # bootstrap.sh's own "... ready in N s"
+                phases.add(f"make setup: {m[1]}", m[2], 0)
+            elif line.startswith("[bare]") or "[cephlab]" in line:
+                print(line, end="", flush=True)
+        rc = proc.wait(timeout=timeout)
+    finally:
+        if proc.poll() is None:   # pytest-timeout or an error here: end the namespace with it
+            os.killpg(proc.pid, 9)
+            proc.wait()
+    return rc, leftovers, "".join(tail)
+
+
+@pytest.mark.baresystem
+@pytest.mark.timeout(2400)
+def test_readme_setup_on_bare_debian_runs_labs_01_and_09_and_down_leaves_nothing():
+    _skip_unless_possible()
+    by_hand, clone = readme_lines()
+    by_hand_as_root = by_hand.replace("sudo ", "")   # the README: as root, without sudo
+    clone = clone.replace("<this repository>", "file:///mnt/origin.git")
+    if os.environ.get("CEPHLAB_BARE_REVISION"):   # replay an older commit, e.g. to bisect a set-up gap
+        clone += f" && git checkout -q {os.environ['CEPHLAB_BARE_REVISION']}"
+    origin = Path(subprocess.run(["git", "rev-parse", "--absolute-git-dir"], cwd=ROOT, check=True,
+                                 capture_output=True, text=True).stdout.strip())
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                          text=True).stdout.strip()
+
+    _sweep_stale_work_folders()
+    for sub in ("debootstrap", "apt/partial", "pip"):
+        (CACHE / sub).mkdir(parents=True, exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for old in ARTIFACTS.glob("*"):
+        old.unlink()
+    work = Path(tempfile.mkdtemp(prefix=WORK_PREFIX, dir="/var/tmp"))
+    rootfs = work / "root"
+    phases = Phases()
+    result = {"commit": head, "by_hand": by_hand_as_root, "clone": clone}
+    # A CI job cancelled with SIGTERM still cleans up: the signal unwinds through the finally.
+    sigterm = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        with open(ARTIFACTS / "log.txt", "w") as log:
+            # debootstrap in a mount namespace of its own: the /proc and /sys it mounts in the
+            # root go away with it even if it fails halfway.
+            t = time.monotonic()
+            rc, _, tail = _stream(["unshare", "--mount", "--propagation", "private",
+                                   "debootstrap", "--variant=minbase", f"--cache-dir={CACHE / 'debootstrap'}",
+                                   "bookworm", str(rootfs), MIRROR], phases, log, timeout=900)
+            phases.add("debootstrap", time.monotonic() - t, rc)
+            assert rc == 0, f"debootstrap failed:\n{tail[-4000:]}"
+
+            (rootfs / "etc/apt/sources.list").unlink(missing_ok=True)
+            (rootfs / "etc/apt/sources.list.d/debian.sources").write_text(SOURCES)
+            for host_file in map(Path, HOST_NETWORK_FILES):
+                if host_file.is_dir():
+                    shutil.copytree(host_file, rootfs / host_file.relative_to("/"), dirs_exist_ok=True)
+                elif host_file.exists():
+                    shutil.copy(host_file, rootfs / host_file.relative_to("/"))
+
+            env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
+                   "BARE_ROOT": str(rootfs), "BARE_CACHE": str(CACHE), "BARE_ORIGIN": str(origin),
+                   "BARE_OUT": str(ARTIFACTS), "BARE_BY_HAND": by_hand_as_root, "BARE_CLONE": clone}
+            rc, leftovers, tail = _stream(
+                ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--mount",
+                 "--propagation", "private", "bash", str(HERE / "bare_inside.sh")],
+                phases, log, env=env, timeout=2100)
+        result["leftovers"] = leftovers
+        failed = [p["phase"] for p in phases.times if p["exit"] != 0]
+        assert rc == 0 and not failed and not leftovers, (
+            f"bare-system run failed (phases: {failed or 'none'}; leftovers: {leftovers or 'none'}):\n"
+            f"{phases.table()}\n--- last lines (whole log: {ARTIFACTS / 'log.txt'}):\n{tail[-8000:]}")
+        result["result"] = "passed"
+    finally:
+        result.setdefault("result", "failed")
+        result["phases"] = phases.times
+        (ARTIFACTS / "times.json").write_text(json.dumps(result, indent=1))
+        print(f"bare system phases ({result['result']}):\n{phases.table()}", flush=True)
+        remove_work_folder(work)
+        signal.signal(signal.SIGTERM, sigterm)
+    assert not Path(work).exists()
