@@ -236,3 +236,61 @@ def data_survives(scheme, failed):
     s = _require_scheme(scheme)
     failed = _check.integer("failed", failed, lo=0, hi=s.size)
     return _check.scalar(failed <= s.size - s.min_shards)
+
+
+# -- small objects: stripe padding and allocation units ----------------------------------------
+EC_STRIPE_UNIT = 4096          # osd_pool_erasure_code_stripe_unit, Ceph 16.2.15 default
+BLUESTORE_MIN_ALLOC = 4096     # bluestore_min_alloc_size_{hdd,ssd}, Pacific default (64 KiB HDD before)
+
+
+def _round_up(x, unit):
+    return np.ceil(x / unit) * unit
+
+
+def _object_args(object_bytes, scheme, min_alloc_size, stripe_unit):
+    s = _require_scheme(scheme)
+    size = _check.positive("object_bytes", object_bytes)
+    alloc = _check.integer("min_alloc_size", min_alloc_size, lo=512, hi=2**22)
+    unit = _check.integer("stripe_unit", stripe_unit, lo=512, hi=2**22)
+    return s, size, alloc, unit
+
+
+def shard_bytes(object_bytes, scheme, stripe_unit=EC_STRIPE_UNIT):
+    """Bytes of one object that each shard holds before allocation.
+
+        replicated: s                        (every copy is the whole object)
+        erasure:    ceil(s / (k x u)) x u     (stripes of k x u bytes; the last one is padded)
+    s = object_bytes > 0 (bytes), u = stripe_unit (bytes, 512 .. 4 MiB). Vectorised in
+    object_bytes. Source: Ceph docs, "Erasure code profiles" (stripe_unit: the data in a chunk per
+    stripe); src/osd/ECUtil.h (stripe_info_t, logical to chunk offsets), v16.2.15. Provenance:
+    Ceph code, release 16.2.15.
+    """
+    s, size, _, unit = _object_args(object_bytes, scheme, BLUESTORE_MIN_ALLOC, stripe_unit)
+    if s.kind == "replicated":
+        return _check.scalar(size.astype(float))
+    return _check.scalar(_round_up(size, s.k * unit) / s.k)
+
+
+def stored_bytes(object_bytes, scheme, stripe_unit=EC_STRIPE_UNIT):
+    """What `ceph df` reports as STORED for one object: s for replication, the object padded to
+    whole stripes, ceil(s / (k x u)) x k x u, for erasure coding. Units: bytes; vectorised.
+    Source: as shard_bytes; checked on the lab cluster (tests/cluster/test_pools.py).
+    Provenance: Ceph code, release 16.2.15.
+    """
+    s = _require_scheme(scheme)
+    return _check.scalar(shard_bytes(object_bytes, s, stripe_unit) * s.k)
+
+
+def allocated_bytes(object_bytes, scheme, min_alloc_size=BLUESTORE_MIN_ALLOC, stripe_unit=EC_STRIPE_UNIT):
+    """Raw bytes all shards of one object take on BlueStore (what `ceph df` reports as USED).
+
+        allocated = (k + m) x ceil(shard_bytes / a) x a       (replicated: size x ceil(s / a) x a)
+    a = min_alloc_size (bytes; 4 KiB in Pacific for HDD and SSD, 64 KiB on HDD before Pacific,
+    fixed when an OSD is created). A 1 KiB object takes 12 KiB in a size-3 pool and 24 KiB in an
+    EC 4+2 pool, not 1.5 KiB: for small objects erasure coding saves nothing. Vectorised in
+    object_bytes. Source: shard_bytes; Ceph docs, BlueStore configuration reference
+    (bluestore_min_alloc_size); checked byte for byte on the lab cluster
+    (tests/cluster/test_pools.py). Provenance: Ceph code, release 16.2.15.
+    """
+    s, _size, alloc, _unit = _object_args(object_bytes, scheme, min_alloc_size, stripe_unit)
+    return _check.scalar(s.size * _round_up(shard_bytes(object_bytes, s, stripe_unit), alloc))

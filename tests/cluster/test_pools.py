@@ -4,6 +4,7 @@ import time
 import pytest
 
 from cephlab import ClusterError
+from cephlab.lab import wait_for_df
 
 pytestmark = pytest.mark.cluster
 
@@ -45,6 +46,36 @@ def test_ec_and_replicated_raw_usage_match_redundancy(lab_cluster):
             assert df[pool]["objects"] == count
             assert df[pool]["used"] / df[pool]["stored"] == pytest.approx(expected, rel=0.03), pool
     assert expected == 1.5
+
+
+def test_small_objects_take_what_the_padding_model_says(lab_cluster):
+    """1 KiB and 12 KiB objects: `ceph df detail` STORED and USED equal models.redundancy's
+    stored_bytes and allocated_bytes exactly (tolerance 0: allocation units and stripes are whole
+    numbers, nothing is estimated). Negative control: the plain raw_per_usable model, which ignores
+    padding, is off by 8x for 1 KiB objects in EC 2+1 and must disagree."""
+    from models import redundancy as red
+    count = 10
+    schemes = {"t_pad_rep3": red.replicated(3), "t_pad_ec21": red.erasure(2, 1),
+               "t_pad_ec22": red.erasure(2, 2)}
+    with lab_cluster.resources() as r:
+        r.replicated_pool("t_pad_rep3", size=3, pg_num=8)
+        r.ec_pool("t_pad_ec21", k=2, m=1, pg_num=8)
+        r.ec_pool("t_pad_ec22", k=2, m=2, pg_num=8)
+        written = 0
+        for size in (1024, 12 * 1024):
+            for pool in schemes:
+                lab_cluster.write_checked_objects(pool, count=count, size=size, prefix=f"pad{size}")
+            written += count
+            model = {p: (sum(red.stored_bytes(b, s) for b in (1024, 12 * 1024)[:written // count]) * count,
+                         sum(red.allocated_bytes(b, s) for b in (1024, 12 * 1024)[:written // count]) * count)
+                     for p, s in schemes.items()}
+            for pool in schemes:
+                df = wait_for_df(lab_cluster, pool, written)
+                assert (df["stored"], df["used"]) == model[pool], (pool, size)
+        ec = wait_for_df(lab_cluster, "t_pad_ec21", written)
+        naive_first = 1024 * count * red.erasure(2, 1).raw_per_usable
+        assert red.allocated_bytes(1024, red.erasure(2, 1)) * count / naive_first == 8.0
+        assert ec["used"] != pytest.approx(naive_first + 12 * 1024 * count * 1.5, rel=0.25)
 
 
 def test_resources_clean_up_even_on_error(lab_cluster):

@@ -231,3 +231,61 @@ def test_serves_io_and_survival(case, expected):
 def test_serves_io_rejects_more_failures_than_shards():
     with pytest.raises(ValueError, match="failed"):
         serves_io(replicated(3), 4)
+
+
+# -- small objects: stripe padding and BlueStore allocation -------------------------------------
+from models import redundancy as red  # noqa: E402
+
+KIB = 1024
+
+
+@pytest.mark.parametrize("size, scheme, allocated, stored", [
+    # 1 KiB: one 4 KiB unit per copy or shard, whatever the scheme: EC saves nothing here
+    (1 * KIB, replicated(3), 12 * KIB, 1 * KIB),
+    (1 * KIB, erasure(2, 1), 12 * KIB, 8 * KIB),
+    (1 * KIB, erasure(4, 2), 24 * KIB, 16 * KIB),
+    # 12 KiB in EC 2+1: two 8 KiB stripes, so each shard holds 8 KiB
+    (12 * KIB, erasure(2, 1), 24 * KIB, 16 * KIB),
+    (12 * KIB, replicated(3), 36 * KIB, 12 * KIB),
+    # 4 MiB objects split evenly: exactly raw_per_usable
+    (4 * 2**20, erasure(2, 1), 6 * 2**20, 4 * 2**20),
+])
+def test_small_objects_golden(size, scheme, allocated, stored):
+    """Measured byte for byte on the lab cluster (Ceph 16.2.15, tests/cluster/test_pools.py)."""
+    assert red.allocated_bytes(size, scheme) == allocated
+    assert red.stored_bytes(size, scheme) == stored
+
+
+def test_64k_allocation_of_older_hdd_osds():
+    """Before Pacific an HDD OSD allocated 64 KiB units: a 1 KiB object cost 192 KiB at size 3."""
+    assert red.allocated_bytes(1 * KIB, replicated(3), min_alloc_size=64 * KIB) == 192 * KIB
+
+
+@given(size=st.integers(1, 2**24), k=st.integers(1, 8), m=st.integers(1, 4),
+       alloc=st.sampled_from([4096, 16384, 65536]))
+def test_padding_never_beats_the_ideal_and_vanishes_for_whole_stripes(size, k, m, alloc):
+    scheme = erasure(k, m)
+    assert red.allocated_bytes(size, scheme, alloc) >= size * scheme.raw_per_usable - 1e-6
+    whole = k * max(alloc, red.EC_STRIPE_UNIT) * 3
+    assert red.allocated_bytes(whole, scheme, alloc) == pytest.approx(whole * scheme.raw_per_usable)
+
+
+def test_allocated_is_vectorised_and_checks_its_input():
+    out = red.allocated_bytes(np.array([1 * KIB, 8 * KIB]), erasure(2, 1))
+    assert out.tolist() == [12 * KIB, 12 * KIB]
+    with pytest.raises(ValueError, match="object_bytes"):
+        red.allocated_bytes(0, erasure(2, 1))
+    with pytest.raises(ValueError, match="min_alloc_size"):
+        red.allocated_bytes(1, erasure(2, 1), min_alloc_size=3)
+
+
+@pytest.mark.oracle
+@pytest.mark.skipif(__import__("shutil").which("ceph-conf") is None, reason="ceph-conf not installed")
+@pytest.mark.parametrize("option, value", [("osd_pool_erasure_code_stripe_unit", red.EC_STRIPE_UNIT),
+                                           ("bluestore_min_alloc_size_hdd", red.BLUESTORE_MIN_ALLOC),
+                                           ("bluestore_min_alloc_size_ssd", red.BLUESTORE_MIN_ALLOC)])
+def test_padding_defaults_are_the_installed_ceph_s(option, value):
+    import subprocess
+    out = subprocess.run(["ceph-conf", "-c", "/dev/null", "--show-config-value", option],
+                         capture_output=True, text=True, check=True).stdout
+    assert int(out) == value
