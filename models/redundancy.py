@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import binom
+from scipy.special import comb
+from scipy.stats import binom, hypergeom
 
 from models import _check
 
@@ -294,3 +295,58 @@ def allocated_bytes(object_bytes, scheme, min_alloc_size=BLUESTORE_MIN_ALLOC, st
     """
     s, _size, alloc, _unit = _object_args(object_bytes, scheme, min_alloc_size, stripe_unit)
     return _check.scalar(s.size * _round_up(shard_bytes(object_bytes, s, stripe_unit), alloc))
+
+
+# -- a whole cluster: many PGs, each its own copyset --------------------------------------------
+def expected_copysets(osds, pgs, scheme):
+    """Expected number of distinct OSD sets ("copysets") that `pgs` PGs of n = k + m shards use
+    when placement spreads them at random over `osds` OSDs (CRUSH's aim):
+
+        C = C(osds, n);   S = C x (1 - (1 - 1/C)^pgs)      (<= min(pgs, C))
+    Valid: osds >= n, pgs >= 1 (whole numbers); vectorised in pgs. Source: Cidon et al.,
+    "Copysets: Reducing the Frequency of Data Loss in Cloud Storage", USENIX ATC 2013 (random
+    replication and its copysets). Provenance: paper.
+    """
+    s = _require_scheme(scheme)
+    n_osds = int(_check.integer("osds", osds, lo=s.size))
+    count = _check.integer("pgs", pgs, lo=1)
+    total = float(comb(n_osds, s.size, exact=True))
+    if total == 1:                     # osds == n: every PG uses the one set there is
+        return _check.scalar(np.ones_like(count, dtype=float))
+    return _check.scalar(-total * np.expm1(count * np.log1p(-1.0 / total)))
+
+
+def cluster_loss_probability(osds, pgs, scheme, afr, replacement_days):
+    """Probability that a cluster of `osds` OSDs loses some data within a year, when its data is
+    spread over `pgs` placement groups (all pools together) of this scheme.
+
+    Per replacement period each OSD fails with p = afr x days / 365 (as annual_loss_probability).
+    With f OSDs failed, one PG loses data when more than n - min_shards of its n shards are among
+    them (hypergeometric tail h_f); S = expected_copysets(osds, pgs) distinct sets can do it:
+        q      = sum_f Binom(f; osds, p) x min(1, S x h_f)      (union bound over copysets)
+        annual = 1 - (1 - q)^(365 / days)
+    One PG (S = 1) gives exactly the single-stripe model; S = C(osds, n) (every set used) gives
+    the chance that any n - min_shards + 1 OSDs fail together. More PGs mean more copysets and so
+    more ways to lose data: the nines of one stripe overstate a whole cluster's (lab 08), while
+    more peers also shorten recovery (the window `replacement_days`). The union bound matters
+    only for f > n - min_shards + 1, which is rare at realistic p.
+    Units: afr per year (fraction), replacement_days in days; osds, pgs whole numbers.
+    Vectorised in afr and replacement_days. Source: Cidon et al., USENIX ATC 2013 (copysets);
+    Backblaze's stripe model (B. Beach, 2018) per period. Provenance: paper + course-defined.
+    """
+    s = _require_scheme(scheme)
+    n_osds = int(_check.integer("osds", osds, lo=s.size))
+    copysets = float(expected_copysets(n_osds, int(_check.integer("pgs", pgs, lo=1)), s))
+    afr = _check.fraction("afr", afr)
+    days = _check.in_range("replacement_days", replacement_days, 0.0, DAYS_PER_YEAR, lo_open=True)
+    p_period = afr * days / DAYS_PER_YEAR
+    failed = np.arange(n_osds + 1)
+    # h_f: chance that a given copyset of n OSDs has more than n - min_shards among f failed ones
+    tail = hypergeom.sf(s.size - s.min_shards, n_osds, failed, s.size)
+    per_f = np.minimum(1.0, copysets * tail)
+    weights = binom.pmf(failed, n_osds, np.asarray(p_period, dtype=float)[..., None])
+    q = np.sum(weights * per_f, axis=-1)
+    periods = DAYS_PER_YEAR / days
+    with np.errstate(divide="ignore"):
+        annual = -np.expm1(periods * np.log1p(-q))
+    return _check.scalar(annual)

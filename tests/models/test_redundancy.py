@@ -289,3 +289,48 @@ def test_padding_defaults_are_the_installed_ceph_s(option, value):
     out = subprocess.run(["ceph-conf", "-c", "/dev/null", "--show-config-value", option],
                          capture_output=True, text=True, check=True).stdout
     assert int(out) == value
+
+
+# -- a whole cluster: copysets ------------------------------------------------------------------
+from scipy.stats import binom as _binom  # noqa: E402
+
+
+@pytest.mark.parametrize("scheme, osds, afr, days", [
+    (replicated(3), 100, 0.05, 1), (erasure(4, 2), 12, 0.10, 1), (erasure(17, 3), 40, 0.0041, 6.5)])
+def test_one_pg_is_the_stripe_model(scheme, osds, afr, days):
+    """S = 1: the cluster model reduces exactly to Backblaze's single-stripe model."""
+    assert red.cluster_loss_probability(osds, 1, scheme, afr, days) == pytest.approx(
+        annual_loss_probability(scheme, afr, days), rel=1e-9)
+
+
+def test_every_set_used_means_any_three_failures_lose_data():
+    """S = C(10, 3) = 120: any 3 failed OSDs of 10 hold some PG's every copy."""
+    p = 0.05 / 365
+    expected = -np.expm1(365 * np.log1p(-_binom.sf(2, 10, p)))
+    assert red.expected_copysets(10, 10**9, replicated(3)) == pytest.approx(120)
+    got = red.cluster_loss_probability(10, 10**9, replicated(3), 0.05, 1)
+    assert got == pytest.approx(expected, rel=1e-6)
+
+
+def test_a_cluster_of_many_pgs_has_fewer_nines_than_one_stripe():
+    """100 OSDs, 4096 PGs of size 3, AFR 5 %, 1-day window: 9 nines for one stripe, 5 for the
+    cluster (about 4,045 distinct copysets of the 161,700 possible)."""
+    assert red.expected_copysets(100, 4096, replicated(3)) == pytest.approx(4044.57, abs=0.01)
+    assert nines(annual_loss_probability(replicated(3), 0.05, 1)) == 9
+    assert nines(red.cluster_loss_probability(100, 4096, replicated(3), 0.05, 1)) == 5
+
+
+@given(pgs=st.integers(1, 10**5), more=st.integers(1, 10**5), afr=st.floats(1e-3, 0.2))
+def test_more_pgs_never_make_a_cluster_more_durable(pgs, more, afr):
+    low = red.cluster_loss_probability(60, pgs, replicated(3), afr, 1)
+    assert red.cluster_loss_probability(60, pgs + more, replicated(3), afr, 1) >= low * (1 - 1e-12)
+    assert red.expected_copysets(60, pgs, replicated(3)) <= pgs + 1e-9
+
+
+def test_cluster_model_checks_its_inputs():
+    with pytest.raises(ValueError, match="osds"):
+        red.cluster_loss_probability(2, 10, replicated(3), 0.05, 1)
+    with pytest.raises(ValueError, match="pgs"):
+        red.expected_copysets(10, 0, replicated(3))
+    out = red.cluster_loss_probability(100, 4096, replicated(3), np.array([0.01, 0.05]), 1)
+    assert out.shape == (2,) and out[0] < out[1]
