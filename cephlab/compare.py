@@ -8,6 +8,13 @@
 A model that gives a ceiling rather than a value (a disk bound on IOPS) is a one-sided row:
     cmp.add_bound("IOPS <= disk bound", bound=9000, measured=984, rel_tol=0.1)
 agrees when measured <= bound x (1 + rel_tol); its tolerance column reads "<= +10%".
+
+A check that any plausible model would pass teaches nothing. Give a row a negative control, a
+plausibly wrong model, and the same tolerance must reject it:
+    cmp.add("recovery", model=9.6, measured=12.1, unit="s", rel_tol=0.5,
+            control=("no recovery sleep", 0.3))
+The table gains "control" and "control fails"; assert_agree also fails when a control passes
+(the tolerance is too wide to tell the model from the wrong one).
 """
 from __future__ import annotations
 
@@ -25,6 +32,7 @@ class Row:
     rel_tol: float = 0.1
     why: str = ""          # the stated reason for an expected gap (printed on failure)
     upper_bound: bool = False   # the model is a ceiling: only measured above it disagrees
+    control: tuple[str, float] | None = None   # (label, value) of a plausibly wrong model
 
     @property
     def ratio(self):
@@ -34,34 +42,55 @@ class Row:
     def tolerance(self):
         return f"<= +{self.rel_tol:.0%}" if self.upper_bound else f"±{self.rel_tol:.0%}"
 
-    @property
-    def agrees(self):
+    def _agrees_with(self, model: float) -> bool:
         if self.upper_bound:
-            return self.measured <= self.model * (1 + self.rel_tol)
-        if self.model == 0:
+            return self.measured <= model * (1 + self.rel_tol)
+        if model == 0:
             return abs(self.measured) <= self.rel_tol
-        return abs(self.measured - self.model) <= self.rel_tol * abs(self.model)
+        return abs(self.measured - model) <= self.rel_tol * abs(model)
+
+    @property
+    def agrees(self) -> bool:
+        return self._agrees_with(self.model)
+
+    @property
+    def control_fails(self) -> bool | None:
+        """True when the wrong model is rejected by the same tolerance; None without a control."""
+        return None if self.control is None else not self._agrees_with(self.control[1])
+
+
+def _control(control):
+    if control is None:
+        return None
+    label, value = control
+    return str(label), float(value)
 
 
 class Comparison:
     def __init__(self):
         self.rows = []
 
-    def add(self, quantity, model, measured, unit="", rel_tol=0.1, why=""):
-        self.rows.append(Row(quantity, float(model), float(measured), unit, rel_tol, why))
+    def add(self, quantity, model, measured, unit="", rel_tol=0.1, why="", control=None):
+        self.rows.append(Row(quantity, float(model), float(measured), unit, rel_tol, why,
+                             control=_control(control)))
         return self
 
-    def add_bound(self, quantity, bound, measured, unit="", rel_tol=0.0, why=""):
+    def add_bound(self, quantity, bound, measured, unit="", rel_tol=0.0, why="", control=None):
         """A one-sided row: the model's `bound` is a ceiling the measurement must stay under."""
-        self.rows.append(Row(quantity, float(bound), float(measured), unit, rel_tol, why, True))
+        self.rows.append(Row(quantity, float(bound), float(measured), unit, rel_tol, why, True,
+                             _control(control)))
         return self
 
     def table(self, digits=3):
-        df = pd.DataFrame([{"quantity": r.quantity, "unit": r.unit, "model": r.model,
-                            "measured": r.measured, "measured/model": r.ratio,
-                            "tolerance": r.tolerance, "agrees": r.agrees}
-                           for r in self.rows])
-        return df.round(digits).set_index("quantity")
+        rows = []
+        for r in self.rows:
+            row = {"quantity": r.quantity, "unit": r.unit, "model": r.model, "measured": r.measured,
+                   "measured/model": r.ratio, "tolerance": r.tolerance, "agrees": r.agrees}
+            if any(x.control for x in self.rows):
+                row.update({"control": f"{r.control[0]}: {r.control[1]:.3g}" if r.control else "",
+                            "control fails": r.control_fails})
+            rows.append(row)
+        return pd.DataFrame(rows).round(digits).set_index("quantity")
 
     def assert_agree(self):
         bad = [r for r in self.rows if not r.agrees]
@@ -70,4 +99,11 @@ class Comparison:
                      f"(x{r.ratio:.2f}, tolerance {r.tolerance}){' - ' + r.why if r.why else ''}"
                      for r in bad]
             raise AssertionError("model and measurement disagree:\n" + "\n".join(lines))
-        print(f"all {len(self.rows)} comparisons agree within their tolerance")
+        blind = [r for r in self.rows if r.control_fails is False]
+        if blind:
+            lines = [f"{r.quantity}: the wrong model '{r.control[0]}' ({r.control[1]:g} {r.unit}) "
+                     f"also agrees with {r.measured:g} {r.unit} at {r.tolerance}" for r in blind]
+            raise AssertionError("a check cannot tell the model from a wrong one:\n" + "\n".join(lines))
+        controls = sum(r.control_fails is True for r in self.rows)
+        print(f"all {len(self.rows)} comparisons agree within their tolerance"
+              + (f"; {controls} wrong models rejected" if controls else ""))

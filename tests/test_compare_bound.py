@@ -19,3 +19,21 @@ def test_bound_row_agrees_only_below_the_ceiling():
 def test_two_sided_rows_unchanged():
     cmp = Comparison().add("x", model=100, measured=89, rel_tol=0.1)
     assert not cmp.rows[0].agrees and cmp.table()["tolerance"].iloc[0] == "±10%"
+
+
+def test_a_negative_control_must_fail_the_same_tolerance():
+    """Issue 15: every agreement check names a plausibly wrong model that its tolerance rejects."""
+    cmp = Comparison().add("recovery", model=9.6, measured=12.1, unit="s", rel_tol=0.5,
+                           control=("no recovery sleep", 0.3))
+    row = cmp.rows[0]
+    assert row.agrees and row.control_fails is True
+    assert cmp.table()["control fails"].iloc[0] == True       # noqa: E712 (a numpy bool in a frame)
+    cmp.assert_agree()
+    wide = Comparison().add("recovery", model=9.6, measured=12.1, rel_tol=5.0, control=("half", 4.8))
+    with pytest.raises(AssertionError, match=r"(?s)cannot tell the model from a wrong one.*'half'"):
+        wide.assert_agree()
+
+
+def test_rows_without_controls_keep_the_old_table():
+    cmp = Comparison().add("x", model=1, measured=1)
+    assert "control" not in cmp.table().columns and cmp.rows[0].control_fails is None
