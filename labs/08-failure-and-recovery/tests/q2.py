@@ -2,9 +2,12 @@ OK_FORMAT = True
 
 test = {   'name': 'q2',
     'points': 2,
-    'suites': [   {   'cases': [   {'code': ">>> assert abs(q2_mib - 96) < 0.01, 'Each object has 3 copies spread over 4 OSDs: 128 x 3 / 4'\n", 'hidden': False, 'locked': False},
-                                   {   'code': ">>> assert abs(q2_seconds - 9.6) < 0.01, 'Only one PG recovers at a time on 3 OSDs (rec.concurrent_recoveries), and its primary pushes one 1 MiB "
-                                               "object per 0.1 s sleep'\n",
+    'suites': [   {   'cases': [   {   'code': ">>> assert 128 / 4 <= q2_mib <= 128, 'Each object has 3 copies spread over 4 OSDs: one OSD holds more than a quarter of 128 MiB, less than all of "
+                                               "it'\n",
+                                       'hidden': False,
+                                       'locked': False},
+                                   {   'code': ">>> assert q2_seconds >= q2_mib / 30, 'Recovery cannot beat the disks: q2_mib at 30 MiB/s is a lower bound. Mind that rec.concurrent_recoveries may "
+                                               "let fewer OSDs copy than survive, and the 0.1 s sleep'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -1,11 +1,14 @@
 OK_FORMAT = True
 
 test = {   'name': 'q4',
-    'points': 1,
-    'suites': [   {   'cases': [   {   'code': ">>> assert q4_nines_ceph == 12, 'red.nines(rec.annual_loss_with_recovery(replicated(3), afr, recovery_seconds)) adds the 600 s itself'\n",
+    'points': 2,
+    'suites': [   {   'cases': [   {   'code': ">>> assert all((float(x).is_integer() and 0 <= x <= 30 for x in (q4_nines_ceph, q4_nines_7days, q4_nines_cluster))), 'Nines are whole numbers "
+                                               "(red.nines rounds down), and AFR is 0.05, not 5'\n",
                                        'hidden': False,
                                        'locked': False},
-                                   {   'code': ">>> assert q4_nines_7days == 7, 'A 7-day window is ~300 times longer than 600 s + recovery: use red.durability_nines(scheme, afr, days)'\n",
+                                   {'code': ">>> assert q4_nines_ceph > q4_nines_7days, 'Letting Ceph heal in minutes must be more durable than waiting 7 days'\n", 'hidden': False, 'locked': False},
+                                   {   'code': ">>> assert q4_nines_cluster < q4_nines_ceph, 'Thousands of PGs are thousands of sets of disks that can fail together: a whole cluster has fewer nines "
+                                               "than one stripe'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
