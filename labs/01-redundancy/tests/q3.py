@@ -2,11 +2,12 @@ OK_FORMAT = True
 
 test = {   'name': 'q3',
     'points': 2,
-    'suites': [   {   'cases': [   {   'code': ">>> assert q3_nines_rep3 == 7 and q3_nines_ec42 == 6, 'Use red.durability_nines(scheme, afr=0.05, replacement_days=7) for each scheme'\n",
+    'suites': [   {   'cases': [   {   'code': ">>> assert all((float(x).is_integer() and 1 <= x <= 20 for x in (q3_nines_rep3, q3_nines_ec42))), 'Nines are whole numbers between 1 and 20 here: use "
+                                               "red.durability_nines with AFR as a fraction (0.05)'\n",
                                        'hidden': False,
                                        'locked': False},
-                                   {   'code': ">>> assert q3_more_durable == 'replicated size 3', 'Both lose data on a third failure in the window, but EC 4+2 has 6 disks that can fail, replication "
-                                               "3'\n",
+                                   {   'code': ">>> assert q3_more_durable in ('replicated size 3', 'EC 4+2'), 'Store one of the two labels exactly'\n"
+                                               ">>> assert (q3_more_durable == 'replicated size 3') == (q3_nines_rep3 > q3_nines_ec42), 'Your label should name the scheme with more nines'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
