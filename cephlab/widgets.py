@@ -7,26 +7,47 @@ A lab cell stays a thin wrapper around pure model functions:
                     controls={"days": FloatSlider(value=1, min=0.5, max=30)})
     plot.show()
 
-The figure is built once; a control change recomputes each curve and calls set_ydata + draw_idle
-(ipympl canvas, ~40 ms) instead of drawing a new figure (~200 ms). Without ipympl the canvas falls
-back to a PNG in an Image widget, slower but still in place.
+Two renderers draw the same figure:
+- "canvas" (default): the browser draws the lines (cephlab/canvas_plot.py); a move sends only the
+  new y arrays and the fitted axis limits, a few KiB.
+- "ipympl": matplotlib draws on the kernel and ipympl ships a PNG per move (~100 ms, ~87 KiB);
+  kept as the fallback and for before/after benches. Choose it with LivePlot(..., renderer="ipympl")
+  or CEPHLAB_RENDERER=ipympl.
+Both keep a matplotlib figure whose PNG goes next to the widget for static viewers (the course
+site, GitHub, nbconvert), and fit the axes to the data after every move (cephlab/plot_axes.py).
+
+A continuous drag stays current: ipywidgets' front end keeps one slider message in flight and
+sends only the latest value when the kernel is free, and the canvas draws once per animation frame
+from the latest state.
 """
 from __future__ import annotations
 
 import base64
 import io
+import os
 import time
 
 import ipywidgets as W
 import numpy as np
+from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
+
+from cephlab.plot_axes import fit_axis
 
 try:  # ipympl renders the figure as a live canvas in JupyterLab
     from ipympl.backend_nbagg import Canvas, FigureManager
 except ImportError:  # pragma: no cover - ipympl is a dependency, this is for odd kernels
     Canvas = None
 
+RENDERERS = ("canvas", "ipympl")
 _figure_numbers = iter(range(1000, 10**6))
+
+
+def default_renderer() -> str:
+    name = os.environ.get("CEPHLAB_RENDERER", "canvas").strip().lower() or "canvas"
+    if name not in RENDERERS:
+        raise ValueError(f"CEPHLAB_RENDERER={name!r} is not a LivePlot renderer; use one of {RENDERERS}")
+    return name
 
 
 def make_canvas(fig):
@@ -47,6 +68,13 @@ def make_canvas(fig):
     return image, redraw
 
 
+def line_style(line) -> dict:
+    """What canvas_plot.js needs of a matplotlib line (so lines[label].set_linestyle shows there)."""
+    dpi = line.figure.dpi if line.figure else 100
+    return {"label": line.get_label(), "color": to_hex(line.get_color()),
+            "dash": str(line.get_linestyle()), "width": round(line.get_linewidth() * dpi / 72, 2)}
+
+
 class LivePlot:
     """Curves y = f(x, **control values), redrawn in place whenever a control changes.
 
@@ -54,35 +82,55 @@ class LivePlot:
     controls: {param name: ipywidget with .value}
     readout:  optional f(**params) -> str shown under the plot (the numbers a learner reads)
     fixed:    extra keyword arguments passed to every curve and the readout
+    ylim:     fixed limits of a linear y axis; on a log axis the outer bounds inside which the axis
+              fits the data (curves clipped at 1e-300 must not drag it there)
+    renderer: "canvas" or "ipympl" (default: $CEPHLAB_RENDERER, else "canvas")
     """
 
     def __init__(self, x, curves, controls, xlabel="", ylabel="", title="", readout=None,
-                 logx=False, logy=False, ylim=None, fixed=None, figsize=(6.4, 3.6)):
+                 logx=False, logy=False, ylim=None, fixed=None, figsize=(6.4, 3.6), renderer=None):
         self.x = np.asarray(x)
         self.curves = dict(curves)
         self.controls = dict(controls)
         self.readout_fn = readout
         self.fixed = dict(fixed or {})
-        self.ylim = ylim
-        self.fig = Figure(figsize=figsize, layout="constrained")
-        self.ax = self.fig.add_subplot()
-        self.ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
-        if logx:
-            self.ax.set_xscale("log")
-        if logy:
-            self.ax.set_yscale("log")
-        self.lines = {label: self.ax.plot(self.x, self.x * np.nan, label=label)[0]
-                      for label in self.curves}
-        if len(self.lines) > 1:
-            self.ax.legend(loc="best")
-        self.ax.grid(True, alpha=0.3)
-        self.canvas, self._redraw = make_canvas(self.fig)
+        self.ylim, self.logx, self.logy = ylim, logx, logy
+        self.renderer = renderer or default_renderer()
+        if self.renderer not in RENDERERS:
+            raise ValueError(f"renderer={self.renderer!r} is not a LivePlot renderer; use one of {RENDERERS}")
+        self.fig, self.ax, self.lines = self._figure(figsize, xlabel, ylabel, title)
+        self.canvas, self._redraw = self._view(figsize, xlabel, ylabel, title)
         self.readout = W.HTML()
         self.readout.add_class("cephlab-readout")  # stable hooks for tests/browser
         self.last_update_ms = None
         for w in self.controls.values():
             w.observe(lambda change: self.update(), names="value")
         self.update()
+
+    def _figure(self, figsize, xlabel, ylabel, title):
+        """The matplotlib figure: the PNG snapshot, the ipympl view, and the lines' styles."""
+        fig = Figure(figsize=figsize, layout="constrained")
+        ax = fig.add_subplot()
+        ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+        if self.logx:
+            ax.set_xscale("log")
+        if self.logy:
+            ax.set_yscale("log")
+        lines = {label: ax.plot(self.x, self.x * np.nan, label=label)[0] for label in self.curves}
+        if len(lines) > 1:
+            ax.legend(loc="best")
+        ax.grid(True, alpha=0.3)
+        return fig, ax, lines
+
+    def _view(self, figsize, xlabel, ylabel, title):
+        if self.renderer == "ipympl":
+            return make_canvas(self.fig)
+        from cephlab.canvas_plot import CanvasPlot, float_bytes
+        dpi = self.fig.dpi
+        plot = CanvasPlot(x=float_bytes(self.x), logx=self.logx, logy=self.logy, xlabel=xlabel,
+                          ylabel=ylabel, title=title, width=round(figsize[0] * dpi),
+                          height=round(figsize[1] * dpi))
+        return plot, self._send
 
     def params(self):
         return {**self.fixed, **{name: w.value for name, w in self.controls.items()}}
@@ -105,17 +153,30 @@ class LivePlot:
         self.last_update_ms = (time.perf_counter() - t0) * 1e3
         return self.last_update_ms
 
+    def limits(self):
+        """(xlim, ylim) fitted to the curves as they are now (cephlab/plot_axes.py)."""
+        ys = [line.get_ydata() for line in self.lines.values()]
+        return fit_axis([self.x], self.logx, pad=0.0), fit_axis(ys, self.logy, self.ylim)
+
     def _rescale(self):
-        # x always follows the data: the lines start as NaN, so matplotlib's first x range is
-        # +-0.05 and every line would stay off-screen under a fixed ylim.
-        self.ax.relim()
-        self.ax.autoscale_view(scaley=self.ylim is None)
-        if self.ylim is not None:
-            self.ax.set_ylim(*self.ylim)
+        # The lines start as NaN, so matplotlib's own first x range is +-0.05: set both axes.
+        xlim, ylim = self.limits()
+        self.ax.set_xlim(*xlim)
+        self.ax.set_ylim(*ylim)
+
+    def _send(self):
+        """The canvas renderer's redraw: the new y arrays, styles and limits, one comm message."""
+        params = {k: v for k, v in self.params().items() if k in self.controls}
+        self.canvas.show_lines([line.get_ydata() for line in self.lines.values()],
+                               [line_style(line) for line in self.lines.values()],
+                               self.ax.get_xlim(), self.ax.get_ylim(), params)
 
     def widget(self):
-        box = W.VBox([W.HBox(list(self.controls.values())), self.canvas, self.readout])
+        # wrap: a row of four sliders in a narrow notebook squeezed their tracks to 0 px (undraggable)
+        controls = W.HBox(list(self.controls.values()), layout=W.Layout(flex_flow="row wrap"))
+        box = W.VBox([controls, self.canvas, self.readout])
         box.add_class("cephlab-liveplot")
+        box.add_class(f"cephlab-renderer-{self.renderer}")
         return box
 
     def png(self):

@@ -12,7 +12,8 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="pip install playwright (bash cephlab/bootstrap.sh setup)")
 
 from tests.browser.conftest import PAGE_TIMEOUT_MS, TIMINGS  # noqa: E402
-from tests.browser.liveplot_page import LIVEPLOT, move_first_slider  # noqa: E402
+from tests.browser.liveplot_page import DRAW_PROBE, LIVEPLOT, READOUT, move_first_slider  # noqa: E402
+from tests.browser.test_lab_widgets import check_sweep  # noqa: E402
 
 APP_LAB = "01-redundancy"
 
@@ -30,6 +31,7 @@ def test_lab01_as_a_voila_app(browser, jupyterlab, artifacts):
     if not (jupyterlab.root_dir / APP_LAB).is_dir():
         pytest.fail(f"labs/{APP_LAB} is missing: the Voila test renders that lab")
     page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.add_init_script(DRAW_PROBE)
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     try:
         t0 = time.perf_counter()
@@ -52,6 +54,15 @@ def test_lab01_as_a_voila_app(browser, jupyterlab, artifacts):
         assert _size3_readout(0.02) == "replicated size 3: 10 nines (1 day), 8 (7 days)"
         assert _size3_readout(0.02) in move.readout_before
         assert _size3_readout(0.20) in move.readout_after
+        check_sweep(APP_LAB, boxes, "Voila")
+        # after 22 moves and a fast drag the readout still shows the model at the slider's value
+        afr = boxes.first.locator(".widget-slider .widget-readout").first
+        expected = _size3_readout(float(afr.inner_text()))
+        readout = boxes.first.locator(READOUT).first
+        deadline = time.perf_counter() + 5
+        while expected not in readout.inner_text() and time.perf_counter() < deadline:
+            time.sleep(0.1)
+        assert expected in readout.inner_text(), (afr.inner_text(), readout.inner_text())
         page.screenshot(path=str(artifacts / f"voila-{APP_LAB}.png"))
     finally:
         page.close()
