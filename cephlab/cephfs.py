@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import struct
@@ -191,9 +192,15 @@ def unmount_all(prefix: str) -> list[str]:
     """Unmount every mount point whose path starts with `prefix`; returns those released.
 
     A failure is reported in one line (teardown.attempt) and the others still go."""
-    points = [line.split()[1] for line in Path("/proc/mounts").read_text().splitlines()]
+    points = [mount_point(line) for line in Path("/proc/mounts").read_text().splitlines()]
     points = [p for p in points if p.startswith(prefix)]
     return [p for p in points if teardown.attempt(f"unmount {p}", unmount, p)]
+
+
+def mount_point(line: str) -> str:
+    """The mount point of one /proc/mounts line; the kernel writes a space, tab, newline or
+    backslash in a path as an octal escape (\\040 for a space), which is undone here."""
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[1])
 
 
 def unmount(point: str | os.PathLike) -> None:

@@ -50,3 +50,4 @@ def test_missing_binaries_are_named_with_the_install_hint(monkeypatch, tmp_path)
     monkeypatch.setenv("CEPHLAB_BIN_DIR", str(tmp_path))
     with pytest.raises(SetupError, match="ceph-mon.*not found in CEPHLAB_BIN_DIR.*apt-get install"):
         paths.require_binaries()
+
