@@ -5,6 +5,8 @@
 
 Each notebook is graded against its lab's solution (found by its name, NN-topic) with the
 hidden tests included, on a copy that stops after the last question, so no cluster is needed.
+Each grading runs in a sandbox (bubblewrap: no network, no file of yours but the submission and
+the autograder, --memory per process, --timeout); --no-sandbox runs learners' code as you.
 """
 from __future__ import annotations
 
@@ -27,6 +29,12 @@ def register(sub):
                    help="notebooks graded at once (default 2; each one runs its own kernel)")
     p.add_argument("--timeout", type=float, default=300,
                    help="seconds one notebook may take before it counts as failed (default 300)")
+    p.add_argument("--memory", type=int, default=grading.SANDBOX.memory_mib, metavar="MIB",
+                   help="address space per process in the sandbox "
+                        f"(default {grading.SANDBOX.memory_mib} MiB; a kernel needs about 600)")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run learners' code without the sandbox, as you, with your files and network "
+                        "(only for notebooks you trust, or where bwrap cannot run)")
     p.set_defaults(func=cmd_grade)
 
 
@@ -34,7 +42,20 @@ def fmt(x):
     return f"{x:g}" if abs(x - round(x)) < 1e-9 else f"{x:.2f}"
 
 
+NO_SANDBOX_WARNING = ("cephlab grade: warning: --no-sandbox: the notebooks' code runs as you, with your "
+                      "files, your network and no memory limit; grade only notebooks you trust this way")
+
+
+def sandbox_of(args):
+    """The sandbox the arguments ask for, or None (after a warning) for --no-sandbox."""
+    if args.no_sandbox:
+        print(NO_SANDBOX_WARNING, file=sys.stderr)
+        return None
+    return grading.Sandbox(memory_mib=args.memory)
+
+
 def cmd_grade(args):
+    args.sandbox = sandbox_of(args)
     try:
         notebooks = grading.find_notebooks(args.notebooks)
     except grading.GradingError as err:
@@ -50,7 +71,7 @@ def cmd_grade(args):
 
 def grade_one(notebook, args):
     try:
-        result = grading.grade(notebook, timeout=args.timeout)
+        result = grading.grade(notebook, timeout=args.timeout, sandbox=args.sandbox)
     except grading.GradingError as err:
         print(f"cephlab grade: {notebook}: {err}", file=sys.stderr)
         return 1
@@ -74,7 +95,12 @@ def grade_batch(notebooks, args):
             else:
                 print(f"{nb}: score: {fmt(outcome.score)}/{fmt(outcome.possible)}", flush=True)
 
-    outcomes = grading.grade_many(notebooks, jobs=args.jobs, timeout=args.timeout, on_result=report)
+    try:
+        outcomes = grading.grade_many(notebooks, jobs=args.jobs, timeout=args.timeout, on_result=report,
+                                      sandbox=args.sandbox)
+    except grading.GradingError as err:      # the whole batch: e.g. the sandbox cannot run here
+        print(f"cephlab grade: {err}", file=sys.stderr)
+        return 2
     failed = [nb for nb, o in outcomes if isinstance(o, grading.GradingError)]
     if args.csv:
         write_csv(args.csv, outcomes)

@@ -7,11 +7,14 @@ How: the notebook's lab (NN-topic) names its solution, solutions/NN-topic.ipynb.
 is build/autograder/NN-topic.zip when `make student` left one newer than the solution, else a
 fresh `otter assign` into a temporary folder. The notebook is graded by `otter run` (no Docker)
 on a *grading copy* that ends after the last question: the measurements that follow the
-exercises need a cluster, take a minute and are not graded. Each otter run (its entry point
-otter.run.main) is a child forked from this process, which imports otter once: a batch pays
-for otter's import once, and a timeout ends a grading that hangs. As a second guard the kernel sees
-$CEPHLAB_NAME set to a cluster that cannot exist, so a cell that still tries to connect fails at
-once (otter carries on past errors) instead of touching the learner's or the class's cluster.
+exercises need a cluster, take a minute and are not graded. By default each otter run runs in a
+sandbox of its own (cephlab.sandbox: bubblewrap, no network, only the submission and the
+autograder, a memory limit) started by a child forked from this process; a timeout ends a
+grading that hangs. With sandbox=None (`cephlab grade --no-sandbox`) the child runs otter's entry
+point itself (otter.run.main, imported once per batch), as the instructor's user with all of
+the instructor's files and network. As a second guard the kernel sees $CEPHLAB_NAME set to a
+cluster that cannot exist, so a cell that still tries to connect fails at once (otter carries on
+past errors) instead of touching the learner's or the class's cluster.
 
 Both notebook kinds grade: a student notebook (otter's `grader.check("qN")` cells) and a
 solution, the otter master notebook (`# BEGIN QUESTION` raw cells), which scores full marks.
@@ -33,6 +36,9 @@ from pathlib import Path
 import yaml
 
 from .notebooks import AUTOGRADER, SOLUTIONS, solution_notebooks
+from .sandbox import JOB, MEMORY_MARKER, Sandbox, SandboxError, write_shared
+
+SANDBOX = Sandbox()     # the default: every grading isolated (see cephlab.sandbox)
 
 # A cluster name no lab cluster ever has: connecting to it fails fast with ClusterNotRunning.
 NO_CLUSTER = "grading-without-a-cluster"
@@ -235,12 +241,13 @@ class _Child:
 def _run_children(tasks, parallel, timeout, preload):
     """Run tasks [(start(ctx) -> _Child, finish(child, status) -> outcome)], `parallel` at a time
     (status: the exit code, "timeout", or the GradingError start raised, with child None),
-    each child forked from this process after `preload` was imported here once (so no child
-    pays otter's import). Returns the outcomes in order. Call from the main thread, with no
+    each child forked from this process after `preload` (if any) was imported here once (so no
+    child pays otter's import). Returns the outcomes in order. Call from the main thread, with no
     other threads running (fork)."""
     import importlib
     import multiprocessing
-    importlib.import_module(preload)
+    if preload:
+        importlib.import_module(preload)
     ctx = multiprocessing.get_context("fork")
     outcomes, pending, running = [None] * len(tasks), list(enumerate(tasks)), {}
     while pending or running:
@@ -293,43 +300,81 @@ def _run_child(copy_path, autograder, out):
     main(str(copy_path), autograder=str(autograder), output_dir=str(out), no_logo=True)
 
 
-def run_gradings(jobs, parallel=2, timeout=300, on_result=None):
+def _sandboxed_child(sandbox: Sandbox, argv: list[str]):
+    """Body of a forked child: the sandbox's limits on this process, then exec bwrap (argv)."""
+    sandbox.limit()
+    os.execv(argv[0], argv)
+
+
+def _start_otter(ctx, sandbox, job: Path, lab: str, autograder, shared: Path):
+    """Start `otter run` on job/submission/<lab>.ipynb; results go to job/out/."""
+    (job / "out").mkdir()
+    if sandbox is None:
+        return _Child(ctx, _run_child, (job / "submission" / f"{lab}.ipynb", autograder, job / "out"),
+                      job / "otter.log")
+    argv = [sys.executable, "-m", "otter", "run", f"{JOB}/submission/{lab}.ipynb", "-a",
+            f"{JOB}/autograder.zip", "-o", f"{JOB}/out", "--no-logo"]
+    env = {k: v for k, v in grading_env().items() if k.startswith("CEPHLAB_")}
+    cmd = sandbox.command(job, argv, shared, env, ro={f"{JOB}/autograder.zip": Path(autograder).resolve()})
+    return _Child(ctx, _sandboxed_child, (sandbox, cmd), job / "otter.log")
+
+
+def _outcome(notebook, lab, job: Path, child, status, timeout, sandbox):
+    """A Result, or the GradingError that says why the notebook has none."""
+    if isinstance(status, GradingError):
+        return status
+    if status == "timeout":
+        return GradingError(f"grading {notebook} took longer than {timeout:g} s: an answer "
+                            "cell may loop forever (raise --timeout if it is just slow)")
+    marker = job / "out" / MEMORY_MARKER
+    if sandbox is not None and marker.exists():
+        cells = marker.read_text(errors="replace").strip().splitlines()
+        return GradingError(f"{notebook} ran out of memory: a cell went past the sandbox's limit of "
+                            f"{sandbox.memory_mib} MiB per process (MemoryError in {cells[0][:80]}); "
+                            "look at that cell, or raise --memory if the answer really needs more")
+    results = job / "out" / "results.json"
+    if status != 0 or not results.exists():
+        return GradingError(f"otter run failed on {notebook}:\n{child.log_tail()}")
+    try:
+        return Result(notebook, lab, parse_results(json.loads(results.read_text())), child.elapsed)
+    except GradingError as err:
+        return GradingError(f"{notebook}: {err}")
+
+
+def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX):
     """Grade [(notebook, autograder zip)], `parallel` at a time; returns a Result or a
-    GradingError per job, in order. Each grading is `otter run` (its entry point otter.run.main)
-    in a child forked from this process, which imports otter once for all of them: a grading
-    then costs the kernel's work only."""
+    GradingError per job, in order. Each grading is `otter run` in a child forked from this
+    process: in its own sandbox (cephlab.sandbox), or with sandbox=None otter's entry point
+    otter.run.main in the child itself (imported once here for all of them). Raises
+    GradingError when the sandbox cannot run on this machine."""
     with tempfile.TemporaryDirectory(prefix="cephlab-grade-") as tmp:
+        shared = write_shared(Path(tmp) / "sandbox")
+        if sandbox is not None:
+            try:
+                sandbox.check(shared)
+            except SandboxError as err:
+                raise GradingError(str(err)) from err
+
         def task(i, notebook, autograder):
-            notebook, out = Path(notebook), Path(tmp) / f"job{i}"
+            notebook, job = Path(notebook), Path(tmp) / f"job{i}"
             state = {}
 
             def start(ctx):
                 nb = read(notebook)
                 state["lab"] = lab_of(notebook, nb)
-                copy_path = out / "submission" / f"{state['lab']}.ipynb"
+                copy_path = job / "submission" / f"{state['lab']}.ipynb"
                 copy_path.parent.mkdir(parents=True)
                 copy_path.write_text(json.dumps(grading_copy(nb)), encoding="utf-8")
-                return _Child(ctx, _run_child, (copy_path, autograder, out), out / "otter.log")
+                return _start_otter(ctx, sandbox, job, state["lab"], autograder, shared)
 
             def finish(child, status):
-                if isinstance(status, GradingError):
-                    outcome = status
-                elif status == "timeout":
-                    outcome = GradingError(f"grading {notebook} took longer than {timeout:g} s: an answer "
-                                           "cell may loop forever (raise --timeout if it is just slow)")
-                elif status != 0 or not (out / "results.json").exists():
-                    outcome = GradingError(f"otter run failed on {notebook}:\n{child.log_tail()}")
-                else:
-                    try:
-                        questions = parse_results(json.loads((out / "results.json").read_text()))
-                        outcome = Result(notebook, state["lab"], questions, child.elapsed)
-                    except GradingError as err:
-                        outcome = GradingError(f"{notebook}: {err}")
+                outcome = _outcome(notebook, state.get("lab"), job, child, status, timeout, sandbox)
                 if on_result:
                     on_result(notebook, outcome)
                 return outcome
             return start, finish
-        outcomes = _run_children([task(i, nb, ag) for i, (nb, ag) in enumerate(jobs)], parallel, timeout, "otter.run")
+        outcomes = _run_children([task(i, nb, ag) for i, (nb, ag) in enumerate(jobs)], parallel, timeout,
+                                 "otter.run" if sandbox is None else None)
     return outcomes
 
 
@@ -342,14 +387,15 @@ def parse_results(results):
     return {t["name"]: (float(t["score"]), float(t["max_score"])) for t in tests if "max_score" in t}
 
 
-def grade(notebook, autograder=None, workdir=None, timeout=300):
+def grade(notebook, autograder=None, workdir=None, timeout=300, sandbox=SANDBOX):
     """Grade one notebook; returns a Result, raises GradingError. autograder: a zip (default:
-    found or made for the notebook's lab); workdir: where to make it (default: a temporary folder)."""
+    found or made for the notebook's lab); workdir: where to make it (default: a temporary folder);
+    sandbox: None grades without one (learners' code runs as you)."""
     notebook = Path(notebook)
     with tempfile.TemporaryDirectory(prefix="cephlab-assign-") as tmp:
         if autograder is None:
             autograder = autograder_zip(solution_path(lab_of(notebook)), Path(workdir or tmp))
-        [outcome] = run_gradings([(notebook, autograder)], parallel=1, timeout=timeout)
+        [outcome] = run_gradings([(notebook, autograder)], parallel=1, timeout=timeout, sandbox=sandbox)
     if isinstance(outcome, GradingError):
         raise outcome
     return outcome
@@ -447,8 +493,9 @@ def find_notebooks(paths):
     return found
 
 
-def grade_many(notebooks, jobs=2, timeout=300, workdir=None, on_result=None):
-    """Grade notebooks `jobs` at a time, making each lab's autograder once. Returns
+def grade_many(notebooks, jobs=2, timeout=300, workdir=None, on_result=None, sandbox=SANDBOX):
+    """Grade notebooks `jobs` at a time, making each lab's autograder once (sandboxed unless
+    sandbox is None). Returns
     [(notebook, Result or GradingError)] in the given order; on_result(notebook, outcome) is
     called as each one finishes."""
     def attempt(fn, *args):
@@ -475,6 +522,6 @@ def grade_many(notebooks, jobs=2, timeout=300, workdir=None, on_result=None):
                     on_result(nb, problem)
         gradable = [nb for nb in notebooks if nb not in outcomes]
         graded = run_gradings([(nb, zips[labs[nb]]) for nb in gradable], parallel=jobs,
-                              timeout=timeout, on_result=on_result)
+                              timeout=timeout, on_result=on_result, sandbox=sandbox)
         outcomes.update(zip(gradable, graded))
     return [(nb, outcomes[nb]) for nb in notebooks]
