@@ -6,7 +6,8 @@ import importlib
 import sys
 
 # Modules that add sub-commands: each has register(subparsers) and sets func on its parsers.
-COMMAND_MODULES = ("cephlab.cli_cluster", "cephlab.cli_crush", "cephlab.cli_grade")
+COMMAND_MODULES = ("cephlab.cli_cluster", "cephlab.cli_crush", "cephlab.cli_grade",
+                   "cephlab.cli_student_release")
 
 
 def build_parser():
