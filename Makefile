@@ -28,3 +28,12 @@ vagrant-check:  ## 3-node cephadm cluster in Vagrant: up, API smoke test, labs 0
 .PHONY: book
 book:   ## the course site (solutions with their outputs, instructor guide, references) in book/_build/html/
 	.venv/bin/python book/build_book.py
+
+.PHONY: book-instructor book-learner release
+book-instructor: book  ## the instructor site (= make book)
+
+book-learner: ## the learners' course site (student notebooks: no answers, no hidden tests, no guide) in build/learner-site/_build/html/
+	.venv/bin/python book/build_book.py --audience learner
+
+release: ## the student release (no solutions, no hidden tests) in build/release/ceph-storage-lab/ and its .tar.gz to publish
+	.venv/bin/cephlab release build/release/ceph-storage-lab --archive

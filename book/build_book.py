@@ -1,11 +1,16 @@
 """Build the course site (Jupyter Book 1.x) into book/_build/html/.
 
-    python book/build_book.py                      # = make book
+    python book/build_book.py                      # = make book (the instructor site)
+    python book/build_book.py --audience learner   # = make book-learner (build/learner-site/)
     python book/build_book.py --path-output DIR    # site in DIR/_build/html (the tests use this)
 
-The site is for instructors, so it shows the *solutions* with the outputs they were executed
-with (solutions/NN-topic.ipynb, never re-executed here). The build works on a staged copy in
-build/book-src/ where each solution is made fit for reading:
+Two sites. The instructor site (the default) shows the *solutions* with the outputs they were
+executed with (solutions/NN-topic.ipynb, never re-executed here), the instructor guide and the
+references. The learner site shows the student notebooks of labs/ as learners get them (answer
+cells `...`, public self-checks, no outputs: learners run them), an index for learners and the
+references; no solution, hidden test or instructor guide goes into its staging folder, and the
+build stops if one would. The build works on a staged copy in build/book-src/ (learner:
+build/book-src-learner/) where each solution is made fit for reading:
 
 - otter's raw cells (`# ASSIGNMENT CONFIG`, `# BEGIN QUESTION`, ...) go; a one-line label
   "Graded question qN, P points" takes the place of `# BEGIN QUESTION`, and the test cells
@@ -33,8 +38,16 @@ from pathlib import Path
 BOOK = Path(__file__).resolve().parent
 ROOT = BOOK.parent
 SOLUTIONS = ROOT / "solutions"
+LABS = ROOT / "labs"
 STAGING = ROOT / "build" / "book-src"
 PAGES = ("index.md", "instructor-guide.md", "references.md", "_config.yml")
+# The learner site: {staged name: source page}; no instructor guide
+LEARNER_PAGES = {"index.md": "learner-index.md", "references.md": "references.md",
+                 "_config.yml": "_config.yml"}
+LEARNER_OUTPUT = ROOT / "build" / "learner-site"
+# Text that must never reach the learner site (otter's solution and hidden-test markers)
+NOT_FOR_LEARNERS = ("# HIDDEN", "# BEGIN SOLUTION", "# END SOLUTION", "# BEGIN TESTS", "# BEGIN QUESTION",
+                    "# SOLUTION")
 SEEDS = {  # seed number: (file, title) as in the seeds' README
     "000": ("000_ff3932318711fad8.txt", "NAVER, *Persistent storage for Docker containers with Ceph*, "
                                         "slides, OpenStack Days 2017"),
@@ -186,35 +199,67 @@ def seeds_table():
     return "| seed | title | file | cited by |\n|---|---|---|---|\n" + "\n".join(rows) + "\n"
 
 
+# -- the learner site -----------------------------------------------------------------------------
+def student_notebook(stem):
+    """labs/<stem>/<stem>.ipynb, the learner's copy of a lab."""
+    path = LABS / stem / f"{stem}.ipynb"
+    if not path.exists():
+        raise SystemExit(f"no student notebook {path}: run `make student` to generate labs/ from solutions/")
+    return path
+
+
+def for_learners(nb, name):
+    """A student notebook for the learner site, as it is; stops the build on any otter marker
+    (a stale or hand-edited labs/ notebook could carry a solution or a hidden test)."""
+    nb = copy.deepcopy(nb)
+    for cell in nb["cells"]:
+        found = [m for m in NOT_FOR_LEARNERS if m in text(cell)]
+        if found or directive(cell):
+            raise SystemExit(f"{name}: a cell holds {found or directive(cell)}, which learners must not see: "
+                             "regenerate labs/ with `make student`")
+    nb["metadata"].pop("widgets", None)
+    return nb
+
+
 # -- the whole site -------------------------------------------------------------------------------
-def stage(staging=STAGING):
+def stage(staging=STAGING, audience="instructor"):
     """Write the book's source tree into staging/; returns the lab stems staged."""
     if staging.exists():
         shutil.rmtree(staging)
     (staging / "labs").mkdir(parents=True)
-    for page in PAGES:
-        shutil.copy(BOOK / page, staging / page)
+    pages = LEARNER_PAGES if audience == "learner" else {page: page for page in PAGES}
+    for staged, page in pages.items():
+        shutil.copy(BOOK / page, staging / staged)
     labs, rows = [], []
     for path in solution_notebooks():
         nb = json.loads(path.read_text(encoding="utf-8"))
-        (staging / "labs" / path.name).write_text(json.dumps(for_the_site(nb), indent=1), encoding="utf-8")
+        if audience == "learner":
+            student = json.loads(student_notebook(path.stem).read_text(encoding="utf-8"))
+            site_nb = for_learners(student, path.stem)
+        else:
+            site_nb = for_the_site(nb)
+        (staging / "labs" / path.name).write_text(json.dumps(site_nb, indent=1), encoding="utf-8")
         title, needs = lab_facts(nb)
         labs.append(path.stem)
         rows.append(f"| [{title}](labs/{path.stem}.ipynb) | {needs.replace('|', '/')} |")
     (staging / "seeds-table.md").write_text(seeds_table(), encoding="utf-8")
     (staging / "labs-table.md").write_text(
         "| lab | what it needs, and how long it runs |\n|---|---|\n" + "\n".join(rows) + "\n", encoding="utf-8")
-    toc = ["format: jb-book", "root: index", "parts:", "  - caption: Labs (solutions)", "    chapters:"]
+    caption = "Labs" if audience == "learner" else "Labs (solutions)"
+    toc = ["format: jb-book", "root: index", "parts:", f"  - caption: {caption}", "    chapters:"]
     toc += [f"      - file: labs/{stem}" for stem in labs]
-    toc += ["  - caption: For instructors", "    chapters:",
-            "      - file: instructor-guide", "      - file: references"]
+    if audience == "learner":
+        toc += ["  - caption: Sources", "    chapters:", "      - file: references"]
+    else:
+        toc += ["  - caption: For instructors", "    chapters:",
+                "      - file: instructor-guide", "      - file: references"]
     (staging / "_toc.yml").write_text("\n".join(toc) + "\n", encoding="utf-8")
     return labs
 
 
-def build(path_output=BOOK, staging=STAGING):
+def build(path_output=BOOK, staging=STAGING, audience="instructor"):
     """Stage, then run Jupyter Book with warnings as errors; returns jupyter-book's exit code."""
-    stage(staging)
+    stage(staging, audience)
     jb = Path(sys.executable).with_name("jupyter-book")
     cmd = [str(jb) if jb.exists() else "jupyter-book", "build", str(staging), "--path-output", str(path_output),
            "--all", "-W", "--keep-going"]
@@ -223,14 +268,21 @@ def build(path_output=BOOK, staging=STAGING):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--path-output", type=Path, default=BOOK,
-                    help="the site goes to PATH/_build/html (default: book/)")
-    ap.add_argument("--staging", type=Path, default=STAGING, help="where the source tree is staged")
+    ap.add_argument("--audience", choices=("instructor", "learner"), default="instructor",
+                    help="instructor: solutions and the instructor guide (default); learner: the student "
+                         "notebooks, no answers, no hidden tests, no guide")
+    ap.add_argument("--path-output", type=Path,
+                    help="the site goes to PATH/_build/html (default: book/, learner: build/learner-site/)")
+    ap.add_argument("--staging", type=Path,
+                    help="where the source tree is staged (default: build/book-src/, learner: build/book-src-learner/)")
     args = ap.parse_args(argv)
+    learner = args.audience == "learner"
+    path_output = args.path_output or (LEARNER_OUTPUT if learner else BOOK)
+    staging = args.staging or (STAGING.with_name("book-src-learner") if learner else STAGING)
     t0 = time.monotonic()
-    code = build(args.path_output.resolve(), args.staging.resolve())
-    where = args.path_output.resolve() / "_build" / "html" / "index.html"
-    print(f"book: {'built' if code == 0 else 'FAILED'} in {time.monotonic() - t0:.0f} s"
+    code = build(path_output.resolve(), staging.resolve(), args.audience)
+    where = path_output.resolve() / "_build" / "html" / "index.html"
+    print(f"book ({args.audience}): {'built' if code == 0 else 'FAILED'} in {time.monotonic() - t0:.0f} s"
           + (f": {where}" if code == 0 else " (warnings are errors: see above)"))
     return code
 

@@ -1,5 +1,7 @@
-"""The course site: what book/build_book.py makes of a solution, and the real Jupyter Book build
-(into a temporary folder, warnings as errors) with its pages, figures and internal links."""
+"""The course site: what book/build_book.py makes of a solution, and the real Jupyter Book builds
+(into a temporary folder, warnings as errors) with their pages, figures and internal links: the
+instructor site (solutions) and the learner site (student notebooks: no solution code, no hidden
+test text, no instructor guide; its build takes about 10 s more)."""
 import importlib.util
 import json
 import re
@@ -10,6 +12,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+
+from tests.leaks import folder_texts, leaks
 
 ROOT = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("build_book", ROOT / "book" / "build_book.py")
@@ -154,3 +158,61 @@ def test_a_broken_link_fails_the_build(tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert run.returncode != 0
     assert "no-such-page" in run.stdout + run.stderr
+
+
+# -- the learner site -------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def learner_site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("learner-book")
+    run = subprocess.run([sys.executable, str(ROOT / "book" / "build_book.py"), "--audience", "learner",
+                          "--path-output", str(out), "--staging", str(out / "src")],
+                         capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, (f"learner site failed (warnings are errors):\n"
+                                 f"{run.stdout[-4000:]}\n{run.stderr[-4000:]}")
+    return out / "_build" / "html"
+
+
+@pytest.mark.timeout(900)
+def test_learner_site_has_every_lab_and_no_instructor_guide(learner_site):
+    assert (learner_site / "index.html").exists() and (learner_site / "references.html").exists()
+    for lab in LABS:
+        body = (learner_site / "labs" / f"{lab}.html").read_text()
+        assert "grader" in body and "check" in body, f"{lab}: the self-check cells are missing"
+    assert not list(learner_site.rglob("instructor-guide*"))
+    assert "instructor-guide" not in (learner_site / "index.html").read_text()
+
+
+@pytest.mark.timeout(900)
+def test_learner_site_holds_no_solution_code_and_no_hidden_test(learner_site):
+    texts = folder_texts(learner_site)
+    assert not leaks(texts, "solution"), leaks(texts, "solution")[:5]
+    assert not leaks(texts, "hidden"), leaks(texts, "hidden")[:5]
+    assert not [p for p, body in texts.items() if "# HIDDEN" in body or "# BEGIN SOLUTION" in body]
+
+
+@pytest.mark.timeout(900)
+def test_the_leak_search_finds_the_answers_in_the_instructor_site(site):
+    """The negative control: the same search on the instructor site finds both, in every lab."""
+    texts = folder_texts(site)
+    for which in ("solution", "hidden"):
+        assert {lab for lab, _, _ in leaks(texts, which)} == set(LABS), which
+
+
+@pytest.mark.timeout(900)
+def test_learner_site_links_resolve(learner_site):
+    broken = []
+    for page in learner_site.rglob("*.html"):
+        for href in [] if "_static" in page.parts else re.findall(r'href="([^"]+)"', page.read_text()):
+            parts = urlsplit(href)
+            if parts.scheme or href.startswith(("#", "mailto:", "//")) or not parts.path:
+                continue
+            if not (page.parent / unquote(parts.path)).resolve().exists():
+                broken.append(f"{page.relative_to(learner_site)} -> {href}")
+    assert not broken, broken[:20]
+
+
+def test_a_student_notebook_with_a_solution_marker_stops_the_learner_build():
+    nb = {"cells": [{"cell_type": "code", "source": "x = 1  # SOLUTION", "metadata": {}, "outputs": []}],
+          "metadata": {}}
+    with pytest.raises(SystemExit, match="make student"):
+        build_book.for_learners(nb, "01-redundancy")
