@@ -207,13 +207,15 @@ q1_stateful = {"MySQL database", "CI repository data", "secret keys"}  # SOLUTIO
 
 # %%
 assert isinstance(q1_stateful, set), "q1_stateful should be a set of names, e.g. {\"a\", \"b\"}"
+assert q1_stateful <= {"nginx front end", "MySQL database", "CI repository data", "stateless API worker", "secret keys"}, \
+    "Use exactly the names given in the question (same spelling), one entry per container"
 assert "nginx front end" not in q1_stateful and "stateless API worker" not in q1_stateful, \
     "A container that writes nothing it needs later can be killed and replaced: it is stateless"
-assert q1_stateful == {"MySQL database", "CI repository data", "secret keys"}, \
-    "Seed 000 lists databases, logs, CI config and repo data, and secret keys as state that must survive the container"
 
 # %%
 # HIDDEN
+assert q1_stateful == {"MySQL database", "CI repository data", "secret keys"}, \
+    "Seed 000 lists databases, logs, CI config and repo data, and secret keys as state that must survive the container"
 assert isinstance(q1_stateful, set) and len(q1_stateful) == 3 and q1_stateful <= {"nginx front end", "MySQL database", "CI repository data", "stateless API worker", "secret keys"}, \
     "Use exactly the names given in the question, one set entry per container that keeps state"
 
@@ -246,8 +248,8 @@ q2_ms = write_latency_ms(0.1, 5.0, 0.5, 3)  # SOLUTION
 
 # %%
 assert isinstance(q2_ms, (int, float)), "q2_ms should be a number of milliseconds"
-assert abs(q2_ms - 6.4) < 1e-6, \
-    "The replicas work in parallel with the primary: add (1), the longer of the two middle steps, and (4) -- not one disk per copy"
+assert 5.0 + 0.5 < q2_ms < 3 * (0.1 + 5.0 + 0.5 + 0.1), \
+    "More than one disk commit plus the OSD's work, less than three copies one after another: the replicas work in parallel with the primary"
 
 # %%
 # HIDDEN
@@ -284,11 +286,12 @@ q3_slowdown = q3_ms / write_latency_ms(0.05, SSD, 0.5, 3)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert abs(q3_ms - 13.9) < 1e-6, \
-    "The primary acknowledges only after the slowest copy is written: that replica's round trip sets the latency"
+assert q3_ms > SATA, \
+    "The primary acknowledges only after the slowest copy is written: the SATA disk's commit is part of the latency"
 
 # %%
-assert abs(q3_slowdown - 13.9 / 1.27) < 1e-3, "Divide by the latency of the same write with every disk an SSD"
+assert 1 < q3_slowdown < q3_ms / (SSD + 0.5), \
+    "A ratio without units, more than 1: your latency over the same write with every disk an SSD (which costs more than one SSD commit plus OSD work)"
 
 # %%
 # HIDDEN
@@ -324,8 +327,8 @@ q4_saved_ms = serial_write_latency_ms(0.1, 5.0, 0.5, 3) - write_latency_ms(0.1, 
 # # BEGIN TESTS
 
 # %%
-assert abs(q4_saved_ms - 10.7) < 1e-6, \
-    "One by one, every copy adds a full round trip (net + osd + disk + net); in parallel only the slowest one counts"
+assert 5.0 < q4_saved_ms < 3 * (0.1 + 5.0 + 0.5 + 0.1), \
+    "One by one, every copy adds a full round trip (net + osd + disk + net); in parallel only the slowest one counts, so more than a disk commit is saved"
 
 # %%
 # HIDDEN
@@ -362,8 +365,8 @@ q5_two_left = red.serves_io(red.replicated(3), failed=1)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert q5_one_left == False, "With fewer live copies than min_size Ceph blocks the write: consistency over availability"
-assert q5_two_left == True, "Two copies up meets min_size 2, so the PG keeps serving I/O"
+assert isinstance(q5_one_left, (bool, np.bool_)) and isinstance(q5_two_left, (bool, np.bool_)), "Store two booleans (True/False)"
+assert not (q5_one_left and not q5_two_left), "A PG that serves I/O with one OSD reachable must also serve it with two: fewer live copies can only stop it sooner"
 
 # %%
 # HIDDEN
