@@ -1,0 +1,16 @@
+OK_FORMAT = True
+
+test = {   'name': 'q6',
+    'points': 2,
+    'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(my_object_bytes, int) and 512 <= my_object_bytes <= 65536, 'Choose a whole number of bytes from 512 to 65536'\n",
+                                       'hidden': False,
+                                       'locked': False},
+                                   {   'code': ">>> assert q6_ec21_kib >= 16 * my_object_bytes * 1.5 / 1024 and q6_rep3_kib >= 16 * my_object_bytes * 3 / 1024, 'Padding and allocation never make an "
+                                               "object take less than its size times raw/usable'\n"
+                                               ">>> assert q6_ec21_kib % 4 == 0 and q6_rep3_kib % 4 == 0, 'BlueStore allocates whole 4 KiB units: raw KiB is a multiple of 4'\n",
+                                       'hidden': False,
+                                       'locked': False}],
+                      'scored': True,
+                      'setup': '',
+                      'teardown': '',
+                      'type': 'doctest'}]}
