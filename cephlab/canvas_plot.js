@@ -1,7 +1,8 @@
 // LivePlot's browser side (an anywidget ESM, cephlab/canvas_plot.py): lines on a <canvas> with
 // linear or log axes, ticks, labels and a legend. The kernel sends only new y arrays (float64
-// bytes) and the axis limits it fitted; this file draws them, once per animation frame from the
-// latest model state, so a fast drag never queues stale frames. Nothing is fetched at run time.
+// bytes) and the axis limits it fitted; this file draws them, at most once per animation frame and
+// always from the latest model state, so a fast drag never queues stale frames. Nothing is
+// fetched at run time.
 
 const FONT = "12px sans-serif";
 const DASHES = { "-": [], "solid": [], "--": [6, 4], "dashed": [6, 4], ":": [1.5, 3], "dotted": [1.5, 3],
@@ -207,8 +208,16 @@ function render({ model, el }) {
   const canvas = document.createElement("canvas");
   canvas.className = "cephlab-canvas";
   el.appendChild(canvas);
-  let queued = false;
+  // The first change in a frame is drawn at once (its pixels show at this frame's paint); later
+  // ones in the same frame wait for the next animation frame, which draws the latest state once.
+  let queued = false, drewThisFrame = false;
   const schedule = () => {
+    if (!drewThisFrame) {
+      drewThisFrame = true;
+      draw(canvas, model);
+      requestAnimationFrame(() => { drewThisFrame = false; });
+      return;
+    }
     if (queued) return;
     queued = true;
     requestAnimationFrame(() => { queued = false; draw(canvas, model); });

@@ -147,9 +147,9 @@ class LivePlot:
         for label, y in self.values().items():
             self.lines[label].set_ydata(y)
         self._rescale()
+        self._redraw()   # the lines' message first: the readout's text is cheaper to wait for
         if self.readout_fn:
             self.readout.value = self.readout_fn(**self.params())
-        self._redraw()
         self.last_update_ms = (time.perf_counter() - t0) * 1e3
         return self.last_update_ms
 
