@@ -127,8 +127,9 @@ class Phases:
                          for p in self.times)
 
 
-def _stream(args, phases: Phases, log, env=None, timeout=None):
-    """Run args, echo and log every line, collect @@phase and @@leftover markers."""
+def _stream(args, phases: Phases, log, env=None, timeout=None, result=None):
+    """Run args, echo and log every line, collect @@phase and @@leftover markers (and the commit
+    the root cloned into result["cloned"]: HEAD may move on while the test runs)."""
     leftovers, tail = [], []
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             errors="replace", env=env, start_new_session=True)
@@ -144,6 +145,9 @@ def _stream(args, phases: Phases, log, env=None, timeout=None):
                 print(line, end="", flush=True)
             elif m := SETUP_STEP.search(line):   # bootstrap.sh's own "... ready in N s"
                 phases.add(f"make setup: {m[1]}", m[2], 0)
+            elif line.startswith("cloned ") and result is not None:
+                result["cloned"] = line[len("cloned "):].strip()
+                print(line, end="", flush=True)
             elif line.startswith("[bare]") or "[cephlab]" in line:
                 print(line, end="", flush=True)
         rc = proc.wait(timeout=timeout)
@@ -177,7 +181,7 @@ def test_readme_setup_on_bare_debian_runs_labs_01_and_09_and_down_leaves_nothing
     work = Path(tempfile.mkdtemp(prefix=WORK_PREFIX, dir="/var/tmp"))
     rootfs = work / "root"
     phases = Phases()
-    result = {"commit": head, "by_hand": by_hand_as_root, "clone": clone}
+    result = {"head_at_start": head, "by_hand": by_hand_as_root, "clone": clone}
     # A CI job cancelled with SIGTERM still cleans up: the signal unwinds through the finally.
     sigterm = signal.signal(signal.SIGTERM, _interrupt)
     try:
@@ -205,7 +209,7 @@ def test_readme_setup_on_bare_debian_runs_labs_01_and_09_and_down_leaves_nothing
             rc, leftovers, tail = _stream(
                 ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--mount",
                  "--propagation", "private", "bash", str(HERE / "bare_inside.sh")],
-                phases, log, env=env, timeout=2100)
+                phases, log, env=env, timeout=2100, result=result)
         result["leftovers"] = leftovers
         failed = [p["phase"] for p in phases.times if p["exit"] != 0]
         assert rc == 0 and not failed and not leftovers, (
