@@ -2,8 +2,9 @@ OK_FORMAT = True
 
 test = {   'name': 'q2',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': ">>> assert q2_pg_num == 1024, 'PGCalc: 100 x 40 / 3 = 1333, and the nearest power of two is 1024 (only 23 % below, so it is kept)'\n"
-                                               ">>> assert abs(q2_per_osd - 76.8) < 0.01, 'Each PG has 3 copies spread over 40 OSDs: pg_num x size / OSDs'\n",
+    'suites': [   {   'cases': [   {   'code': ">>> assert int(q2_pg_num) == q2_pg_num > 0 and int(q2_pg_num) & int(q2_pg_num) - 1 == 0, 'PGCalc suggests a power of two (pgs.pgcalc)'\n"
+                                               '>>> assert 100 * 40 / 3 / 2 < q2_pg_num < 100 * 40 / 3 * 2, "PGCalc\'s power of two is within a factor 2 of target x OSDs / size"\n'
+                                               ">>> assert 100 / 2 < q2_per_osd < 100 * 2, 'PGs per OSD count every copy of a PG: near the target of 100, not pg_num / OSDs'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
