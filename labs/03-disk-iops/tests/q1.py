@@ -2,8 +2,8 @@ OK_FORMAT = True
 
 test = {   'name': 'q1',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': ">>> assert abs(q1_data_disk_bound - 1800) < 1, 'The data disks are 9 SAS disks of 600 IOPS and each write lands on 3 of them'\n"
-                                               ">>> assert abs(q1_fraction_of_plan - 0.1515) < 0.001, 'Divide what was measured by what was planned'\n",
+    'suites': [   {   'cases': [   {   'code': '>>> assert 0 < q1_data_disk_bound < 600 * 9, "Each client write lands on 3 of the 9 data disks: the bound is below the disks\' summed IOPS"\n'
+                                               ">>> assert 0 < q1_fraction_of_plan < 1, 'A fraction (measured / planned, below 1 here), not a percentage'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

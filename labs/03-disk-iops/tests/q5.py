@@ -2,8 +2,9 @@ OK_FORMAT = True
 
 test = {   'name': 'q5',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': ">>> assert abs(q5_iops_70 - 2676) < 2, 'Each op costs 1/R or 1/W of the time: a weighted harmonic mean, not a weighted average'\n"
-                                               ">>> assert q5_closer_to == 'writes', 'The slow writes take most of the time even when they are only 30 % of the ops'\n",
+    'suites': [   {   'cases': [   {   'code': ">>> assert 984 < q5_iops_70 < 10174, 'A mix of reads and writes runs between the write IOPS and the read IOPS; each op costs 1/R or 1/W of the time'\n"
+                                               '>>> assert q5_closer_to in (\'writes\', \'reads\'), \'Answer with "writes" or "reads"\'\n'
+                                               ">>> assert (q5_closer_to == 'writes') == (q5_iops_70 - 984 < 10174 - q5_iops_70), 'Name the side your mixed IOPS is closer to'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
