@@ -232,7 +232,7 @@ q1_delay_s = thr.backoff_delay(0.95, low=0.3, high=0.9, expected_throughput=200,
 
 # %%
 assert isinstance(q1_delay_s, float), "q1_delay_s should be a number of seconds"
-assert abs(q1_delay_s - 0.03) < 1e-9, "Above high the delay is e + (r - high)(m - e)/(1 - high), with e = 2/200 s and m = 10/200 s"
+assert 2 / 200 < q1_delay_s < 10 / 200, "Above high the delay lies between e = high_multiple / throughput and m = max_multiple / throughput, in seconds (not ms)"
 
 # %%
 # HIDDEN
@@ -270,7 +270,7 @@ q2_max_ops = thr.max_rate(0.0, low=0.0, high=0.0, expected_throughput=200, high_
 # # BEGIN TESTS
 
 # %%
-assert abs(q2_max_ops - 25) < 1e-6, "With low = high the delay jumps to e = high_multiple / expected_throughput at once; the rate is 1 / delay"
+assert 0 < q2_max_ops < 200, "A rate in transactions per second, below the expected throughput once every transaction waits; the rate is 1 / delay"
 
 # %%
 # HIDDEN
@@ -310,11 +310,11 @@ q3_collapse_big_s = simulate(throttle="none", page_cache_mb=18000, **CASE4_WBTHR
 # # BEGIN TESTS
 
 # %%
-assert abs(q3_collapse_s - 34.9) < 0.2, "Use simulate(throttle='none', **CASE4_WBTHROTTLE).collapse_time"
-assert abs(q3_iops_after - 150) < 1, "Once stalled, the cluster runs at the seed's 100-200 IOPS until the dirty data drains"
+assert 0 < q3_collapse_s < 120, "A time in seconds within the two-minute run: use simulate(throttle='none', **CASE4_WBTHROTTLE).collapse_time"
+assert 0 < q3_iops_after < 14264, "Once stalled, the cluster runs far below the seed's 14,264 IOPS until the dirty data drains: mean_iops(60, 120)"
 
 # %%
-assert abs(q3_collapse_big_s - 2 * q3_collapse_s) < 0.3, "The cliff is reached when dirty data = dirty_ratio x page cache; twice the cache, twice the time"
+assert q3_collapse_s < q3_collapse_big_s < 3 * q3_collapse_s, "The cliff is reached when dirty data = dirty_ratio x page cache: more cache delays it, roughly in proportion"
 
 # %%
 # HIDDEN
@@ -354,12 +354,12 @@ q4_backoff_iops = q4_means["backoff"]  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert q4_best == "backoff", "The unthrottled run is faster for 35 s, then stalls at 150 IOPS; add up the whole two minutes"
-assert abs(q4_backoff_iops - 5252) < 5, "Use simulate(throttle='backoff', **CASE4_WBTHROTTLE).mean_iops(0, 120)"
+assert q4_best in ("none", "backoff"), "q4_best is the throttle's name: \"none\" or \"backoff\""
+assert 0 < q4_backoff_iops < 14264, "Client IOPS averaged over 0-120 s: use simulate(throttle='backoff', **CASE4_WBTHROTTLE).mean_iops(0, 120)"
 
 # %%
 # HIDDEN
-assert isinstance(q4_best, str) and q4_best in ("none", "backoff"), "q4_best is the throttle's name: \"none\" or \"backoff\""
+assert isinstance(q4_best, str) and q4_best == "backoff", "The unthrottled run is faster for 35 s, then stalls at 150 IOPS; add up the whole two minutes"
 assert abs(q4_backoff_iops - simulate(throttle="backoff", **CASE4_WBTHROTTLE).mean_iops(0, 120)) < 1e-9, "Average the backoff run over the whole 0-120 s window"
 
 # %% [raw]
@@ -391,8 +391,8 @@ q5_ssd = thr.bluestore_max_inflight(4096, ios=1, cost_per_io=4000)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert q5_hdd == 99, "Each transaction costs ios x cost_per_io + bytes; divide the 64 MiB budget by that and round down"
-assert q5_ssd == 8289, "On SSD an I/O is charged only 4,000 bytes, so far more transactions fit"
+assert int(q5_hdd) == q5_hdd and int(q5_ssd) == q5_ssd, "Count whole transactions (round down)"
+assert 0 < q5_hdd < q5_ssd < 64 * 2**20 // 4096, "Each transaction costs ios x cost_per_io + bytes: an SSD I/O is charged less than an HDD one, and the 4,096 bytes alone cap the count"
 
 # %%
 # HIDDEN

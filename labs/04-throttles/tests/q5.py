@@ -2,8 +2,9 @@ OK_FORMAT = True
 
 test = {   'name': 'q5',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': ">>> assert q5_hdd == 99, 'Each transaction costs ios x cost_per_io + bytes; divide the 64 MiB budget by that and round down'\n"
-                                               ">>> assert q5_ssd == 8289, 'On SSD an I/O is charged only 4,000 bytes, so far more transactions fit'\n",
+    'suites': [   {   'cases': [   {   'code': ">>> assert int(q5_hdd) == q5_hdd and int(q5_ssd) == q5_ssd, 'Count whole transactions (round down)'\n"
+                                               ">>> assert 0 < q5_hdd < q5_ssd < 64 * 2 ** 20 // 4096, 'Each transaction costs ios x cost_per_io + bytes: an SSD I/O is charged less than an HDD one, "
+                                               "and the 4,096 bytes alone cap the count'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
