@@ -2,10 +2,14 @@ OK_FORMAT = True
 
 test = {   'name': 'q2',
     'points': 2,
-    'suites': [   {   'cases': [   {   'code': ">>> assert q2_clients == 164, 'Solve 12 x 2 x (clients + 1 + 6 x 200) <= 32,768 for clients (whole clients, round down)'\n",
+    'suites': [   {   'cases': [   {   'code': ">>> assert int(q2_clients) == q2_clients and 0 < q2_clients < 32768 / (12 * 2), 'Whole clients (round down); each of the 12 OSDs runs 2 threads per "
+                                               "client and more for its peers: fewer than pid_max / (12 x 2)'\n",
                                        'hidden': False,
                                        'locked': False},
-                                   {'code': '>>> assert q2_osds == 12, "Divide the limit by one OSD\'s threads at 100 clients and 200 PGs, rounding down"\n', 'hidden': False, 'locked': False}],
+                                   {   'code': ">>> assert int(q2_osds) == q2_osds and 0 < q2_osds < 32768 / (2 * 100), 'Whole OSDs (round down); one OSD at 100 clients runs more than 200 threads, "
+                                               "its PG peers add more'\n",
+                                       'hidden': False,
+                                       'locked': False}],
                       'scored': True,
                       'setup': '',
                       'teardown': '',
