@@ -2,8 +2,8 @@ OK_FORMAT = True
 
 test = {   'name': 'q2',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': ">>> assert q2_at_87 == 'nearfull', '87 % is above the 0.85 nearfull ratio but below backfillfull'\n"
-                                               ">>> assert q2_at_93 == 'backfillfull', '93 % is above 0.90 (no more backfill into it) but below the 0.95 full ratio'\n",
+    'suites': [   {   'cases': [   {   'code': ">>> assert {q2_at_87, q2_at_93} <= {'ok', 'nearfull', 'backfillfull', 'full'}, 'Store the names exactly as cap.fill_state returns them'\n"
+                                               ">>> assert q2_at_87 != q2_at_93 and q2_at_87 != 'full', 'The two OSDs are past different ratios (nearfull 0.85, backfillfull 0.90, full 0.95)'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
