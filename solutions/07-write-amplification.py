@@ -186,8 +186,7 @@ q1_journal_share = (q1_parts["ceph_journal"] + q1_parts["fs_journal"]) / q1_part
 # # BEGIN TESTS
 
 # %%
-assert 0 < q1_journal_share < 1, "q1_journal_share is a fraction of the total, between 0 and 1"
-assert abs(q1_journal_share - 0.7003) < 1e-3, "Add ceph_journal and fs_journal and divide by the total WAF of 13.75"
+assert 0 < q1_journal_share < 1, "q1_journal_share is a fraction of the total, between 0 and 1 (not a percentage): add the two journal parts, divide by the total WAF"
 
 # %%
 # HIDDEN
@@ -222,8 +221,7 @@ q2_64k = float(waf.bluestore_waf(65536))  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert abs(q2_4k - 10.0) < 0.01, "Use waf.bluestore_waf(4096): a deferred 4 KiB write lands in the WAL and again in place"
-assert abs(q2_64k - 3.25) < 0.01, "At 64 KiB (= prefer_deferred_size) the write is no longer deferred: data once, plus metadata"
+assert q2_4k > q2_64k > 3, "Device bytes per client byte over 3 replicas: more than 3, and a deferred small write (WAL, then in place) more than a direct one"
 
 # %%
 # HIDDEN
@@ -261,8 +259,8 @@ q3_space = waf.space_amplification(1024, 65536)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert abs(q3_jewel_4k - 52.0) < 0.01, "The 4 KiB of data is padded to a whole 64 KiB unit on each of 3 replicas, plus metadata"
-assert abs(q3_space - 64) < 1e-9, "Space used is the object rounded up to whole allocation units"
+assert q3_jewel_4k > 3, "The 4 KiB of data is padded to a whole allocation unit on each of 3 replicas, plus metadata: pass **waf.BLUESTORE_JEWEL_HDD"
+assert q3_space > 1, "Space used / object size, more than 1: the object is rounded up to whole allocation units"
 
 # %%
 # HIDDEN
@@ -301,8 +299,8 @@ q4_data_waf = q4_parts["data"] + q4_parts["deferred_data"]  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert q4_deferred == True, "16 KiB is below bluestore_prefer_deferred_size_hdd (64 KiB)"
-assert abs(q4_data_waf - 3.0) < 1e-9, "The data itself is written once per replica, whether in place now or later"
+assert isinstance(q4_deferred, (bool, np.bool_)), "Store a boolean (True/False): compare 16 KiB with bluestore_prefer_deferred_size_hdd"
+assert 0 < q4_data_waf < float(waf.bluestore_waf(16384)), "Data only: less than the total WAF, which adds the WAL and metadata"
 
 # %%
 # HIDDEN
@@ -338,7 +336,7 @@ q5_tb_per_day = 2 * waf.longterm_breakdown("filestore")["total"]  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert abs(q5_tb_per_day - 27.5) < 0.01, "Device bytes = client bytes x WAF"
+assert 2 < q5_tb_per_day < 2 * 100, "TB per day, more than the clients' 2 TB: device bytes = client bytes x WAF"
 
 # %%
 # HIDDEN
