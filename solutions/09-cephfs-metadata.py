@@ -158,13 +158,14 @@ q1_factor = md.seed_serialisation(q1_operation)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert q1_operation == "File Rename", "Compare separate / shared for the three file operations of the table"
+assert q1_operation in ("File Creation", "File Removal", "File Rename"), "Name one of the table's three file operations exactly as it spells it"
 
 # %%
-assert abs(q1_factor - 6.336) < 0.01, "The factor is separate ops/s divided by shared ops/s"
+assert q1_factor > 1, "The factor is separate ops/s divided by shared ops/s: more than 1 when sharing a directory hurts"
 
 # %%
 # HIDDEN
+assert q1_operation == "File Rename", "Compare separate / shared for the three file operations of the table"
 assert isinstance(q1_operation, str) and abs(q1_factor - md.seed_serialisation("File Rename")) < 1e-9, "Store the name as a string and the exact factor md.seed_serialisation gives for it"
 assert q1_factor > max(md.seed_serialisation("File Creation"), md.seed_serialisation("File Removal")), "The operation that suffers most has the largest factor"
 
@@ -199,10 +200,10 @@ q2_knee_clients = md.saturation_clients(0.002, md.seed_service_time("File Creati
 # # BEGIN TESTS
 
 # %%
-assert abs(q2_wait_ms - 16.24) < 0.01, "Little's law: each client waits clients / throughput"
+assert 2 < q2_wait_ms < 1000, "In milliseconds, more than the bare 2 ms round trip: 70 clients queue at the MDS (Little's law)"
 
 # %%
-assert abs(q2_knee_clients - 8.62) < 0.01, "N* = R0 / S, with S = 1 / the separate-directory creation rate"
+assert 1 < q2_knee_clients < 70, "A number of clients, above 1 and below the 70 that saturated the MDS: N* = R0 / S"
 
 # %%
 # HIDDEN
@@ -239,10 +240,10 @@ q3_seventy_shared = md.ops_with_requests(70, 0.002, md.seed_service_time("File C
 # # BEGIN TESTS
 
 # %%
-assert abs(q3_four_private - 2000) < 0.5, "4 clients are below the knee: each completes one creation per round trip"
+assert q3_four_private > 4, "Creations per second (not per ms): where are 4 clients relative to the knee of Q2?"
 
 # %%
-assert abs(q3_seventy_shared - 1077.8) < 0.5, "70 clients saturate the MDS; 4 requests per creation divide its capacity by 4"
+assert 0 < q3_seventy_shared < 70 / 0.002, "Creations per second: saturated clients complete less than one creation per round trip each, and each creation costs 4 MDS requests"
 
 # %%
 # HIDDEN
@@ -279,10 +280,10 @@ q4_stat_requests = 0  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert q4_create_requests == 1, "A create changes the namespace: the MDS must do it (and journal it)"
+assert int(q4_create_requests) == q4_create_requests > 0, "A whole number of requests; a create changes the namespace: the MDS must do it (and journal it)"
 
 # %%
-assert q4_stat_requests == 0, "The client that created the file holds its caps: who can answer the stat?"
+assert int(q4_stat_requests) == q4_stat_requests <= q4_create_requests, "A whole number of requests, no more than a create needs: the client that created the file holds its caps"
 
 # %%
 # HIDDEN

@@ -2,10 +2,9 @@ OK_FORMAT = True
 
 test = {   'name': 'q3',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': ">>> assert abs(q3_four_private - 2000) < 0.5, '4 clients are below the knee: each completes one creation per round trip'\n",
-                                       'hidden': False,
-                                       'locked': False},
-                                   {   'code': ">>> assert abs(q3_seventy_shared - 1077.8) < 0.5, '70 clients saturate the MDS; 4 requests per creation divide its capacity by 4'\n",
+    'suites': [   {   'cases': [   {'code': ">>> assert q3_four_private > 4, 'Creations per second (not per ms): where are 4 clients relative to the knee of Q2?'\n", 'hidden': False, 'locked': False},
+                                   {   'code': ">>> assert 0 < q3_seventy_shared < 70 / 0.002, 'Creations per second: saturated clients complete less than one creation per round trip each, and each "
+                                               "creation costs 4 MDS requests'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
