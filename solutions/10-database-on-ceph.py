@@ -192,8 +192,8 @@ q1_two_flushes_ms = db.ceph_commit_ms(0.1, 0.5, 0.2, 3, flushes=2)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert abs(q1_commit_ms - 1.3) < 1e-6, "hop + OSD CPU + the longer of (own flush, round trip to the replicas incl. their CPU and flush) + hop"
-assert abs(q1_two_flushes_ms - 2.6) < 1e-6, "Serial flushes add up: each one is a whole replicated write"
+assert 0.1 + 0.2 + 0.5 < q1_commit_ms < 10, "In ms: more than one hop, the CPU and the flush, since the primary also waits for its replicas"
+assert q1_commit_ms < q1_two_flushes_ms, "Serial flushes add up: two cost more than one"
 
 # %%
 # HIDDEN
@@ -232,11 +232,11 @@ q2_batch_s = db.batch_seconds(1024, q2_tps_4)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert abs(q2_tps_4 - 1212.12) < 0.5, "One client alone needs R0 = other work + commit; N clients reach N / R0"
+assert 0 < q2_tps_4 < 4 / 0.002, "Transactions per second: each of the 4 clients needs more than the 2 ms of other work per transaction"
 
 # %%
-assert abs(q2_tps_20 - 3000) < 0.5, "20 / 3.3 ms is more than the CPU allows: the ceiling wins"
-assert abs(q2_batch_s - 0.8448) < 0.001, "Seconds = transactions / tps"
+assert q2_tps_4 < q2_tps_20 < 20 / 0.002, "More clients get more tps, each still needing more than 2 ms per transaction; then mind the CPU ceiling"
+assert 1024 / (4 / 0.002) < q2_batch_s < 1024 / 100, "In seconds: 1,024 transactions at the 4-client rate"
 
 # %%
 # HIDDEN
@@ -276,9 +276,9 @@ q3_possible = bool(q3_tps_20 <= q3_cap)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert abs(q3_cap - 166.67) < 0.1, "One flush at a time: 1000 ms / commit ms"
-assert abs(q3_tps_20 - 666.67) < 0.1, "Little's law: tps = clients / time per transaction (in seconds)"
-assert q3_possible is False or q3_possible == False, "666 commits per second need several commits per flush"
+assert 0 < q3_cap < 1000, "Transactions per second with one 6 ms flush at a time: fewer than one per millisecond"
+assert 20 < q3_tps_20 < 20 * 1000, "Little's law: tps = clients / time per transaction, in seconds"
+assert isinstance(q3_possible, (bool, np.bool_)), "Store a boolean (True/False): compare the tps with the cap"
 
 # %%
 # HIDDEN
@@ -317,13 +317,13 @@ q4_looks_like = "many slow flushes" if q4_commit_ms > 20 else "LAN write"  # SOL
 # # BEGIN TESTS
 
 # %%
-assert abs(q4_commit_ms - 109) < 0.01, "Solve 1 + commit = 100 x (1 + 0.1) for the commit"
-assert q4_looks_like == "many slow flushes", "A healthy replicated write costs a few ms; 109 ms means something much slower in the path"
+assert 0.1 < q4_commit_ms < 100 * (1 + 0.1), "In ms: more than the SSD's commit, less than the whole 100x slower transaction (it has 1 ms of other work)"
+assert q4_looks_like in ("LAN write", "many slow flushes"), "Answer with one of the two strings exactly"
 
 # %%
 # HIDDEN
 assert abs(q4_commit_ms - (100 * (1.0 + 0.1) - 1.0)) < 1e-9, "The commit in ms that makes 1 ms + commit equal 100 x 1.1 ms"
-assert isinstance(q4_looks_like, str) and q4_looks_like in ("LAN write", "many slow flushes"), "Answer with one of the two strings exactly"
+assert isinstance(q4_looks_like, str) and q4_looks_like == "many slow flushes", "A healthy replicated write costs a few ms; a commit of over 100 ms means something much slower in the path"
 
 # %% [raw]
 # # END TESTS

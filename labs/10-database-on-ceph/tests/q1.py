@@ -2,8 +2,8 @@ OK_FORMAT = True
 
 test = {   'name': 'q1',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': ">>> assert abs(q1_commit_ms - 1.3) < 1e-06, 'hop + OSD CPU + the longer of (own flush, round trip to the replicas incl. their CPU and flush) + hop'\n"
-                                               ">>> assert abs(q1_two_flushes_ms - 2.6) < 1e-06, 'Serial flushes add up: each one is a whole replicated write'\n",
+    'suites': [   {   'cases': [   {   'code': ">>> assert 0.1 + 0.2 + 0.5 < q1_commit_ms < 10, 'In ms: more than one hop, the CPU and the flush, since the primary also waits for its replicas'\n"
+                                               ">>> assert q1_commit_ms < q1_two_flushes_ms, 'Serial flushes add up: two cost more than one'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -2,8 +2,9 @@ OK_FORMAT = True
 
 test = {   'name': 'q4',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': ">>> assert abs(q4_commit_ms - 109) < 0.01, 'Solve 1 + commit = 100 x (1 + 0.1) for the commit'\n"
-                                               ">>> assert q4_looks_like == 'many slow flushes', 'A healthy replicated write costs a few ms; 109 ms means something much slower in the path'\n",
+    'suites': [   {   'cases': [   {   'code': '>>> assert 0.1 < q4_commit_ms < 100 * (1 + 0.1), "In ms: more than the SSD\'s commit, less than the whole 100x slower transaction (it has 1 ms of '
+                                               'other work)"\n'
+                                               ">>> assert q4_looks_like in ('LAN write', 'many slow flushes'), 'Answer with one of the two strings exactly'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
