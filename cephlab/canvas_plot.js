@@ -208,10 +208,16 @@ function render({ model, el }) {
   const canvas = document.createElement("canvas");
   canvas.className = "cephlab-canvas";
   el.appendChild(canvas);
-  // The first change in a frame is drawn at once (its pixels show at this frame's paint); later
-  // ones in the same frame wait for the next animation frame, which draws the latest state once.
-  let queued = false, drewThisFrame = false;
+  // One comm message sets several traits and fires a change event for each: a microtask turns
+  // them into one draw. The first draw in a frame happens at once (its pixels show at this frame's
+  // paint); later ones wait for the next animation frame, which draws the latest state once.
+  let pending = false, queued = false, drewThisFrame = false;
   const schedule = () => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => { pending = false; drawSoon(); });
+  };
+  const drawSoon = () => {
     if (!drewThisFrame) {
       drewThisFrame = true;
       draw(canvas, model);

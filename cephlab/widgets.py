@@ -17,8 +17,8 @@ Both keep a matplotlib figure whose PNG goes next to the widget for static viewe
 site, GitHub, nbconvert), and fit the axes to the data after every move (cephlab/plot_axes.py).
 
 A continuous drag stays current: ipywidgets' front end keeps one slider message in flight and
-sends only the latest value when the kernel is free, and the canvas draws once per animation frame
-from the latest state.
+sends only the latest value when the kernel is free, and the canvas draws at most once per
+animation frame, always from the latest state.
 """
 from __future__ import annotations
 
