@@ -1,6 +1,8 @@
 """Grading is real: for every lab, otter run with the lab's autograder (hidden tests included)
-gives the solution full marks, the untouched student notebook 0, and a student notebook with one
-question answered (its lines taken from the solution) exactly that question's points.
+gives the solution full marks, the untouched student notebook 0, a student notebook with one
+question answered (its lines taken from the solution) exactly that question's points, and a
+notebook of literals copied from the public tests and the outputs above each question at most
+copied_literals.BOUND of the lab's points (issue 14, item 6c).
 
 When the first test asks, one batch of otter assigns (fresh autograders, so a stale build/ cannot
 hide a broken lab) then one batch of all gradings run, two at a time, in children forked from
@@ -15,7 +17,8 @@ import pytest
 
 from cephlab import grading
 from cephlab.notebooks import LABS, ROOT, solution_notebooks
-from tests.grading.conftest import SCORES
+from tests.grading.conftest import SCORES, SECONDS
+from tests.grading.copied_literals import BOUND, copied_literals
 
 ALL_LABS = [p.stem for p in solution_notebooks()]
 WORKERS = min(3, max(2, os.cpu_count() or 2))
@@ -26,7 +29,7 @@ def chosen_question(lab, questions):
     return sorted(questions, key=lambda q: int(q[1:]))[int(lab[:2]) % len(questions)]
 
 
-KINDS = ("solution", "student", "one")
+KINDS = ("solution", "student", "one", "copied")
 
 
 def prepare(lab, work, zipped):
@@ -38,8 +41,10 @@ def prepare(lab, work, zipped):
     question = chosen_question(lab, grading.question_points(master))
     one = grading.copy_notebook(grading.fill_answers(student, master, [question]),
                                 work / f"{lab}-one-answer.ipynb")
+    copied, offered = copied_literals(lab, student, master)
+    copied = grading.copy_notebook(copied, work / f"{lab}-copied-literals.ipynb")
     return {"zip": zipped, "points": grading.question_points(master), "question": question,
-            "solution": solution, "student": student_path, "one": one}
+            "solution": solution, "student": student_path, "one": one, "copied": copied, "offered": offered}
 
 
 @pytest.fixture(scope="session")
@@ -62,8 +67,14 @@ def graded(tmp_path_factory):
     outcomes = iter(grading.run_gradings(jobs, parallel=WORKERS, timeout=600))
     for lab in ready:
         prepared[lab].update({kind: next(outcomes) for kind in KINDS})
+        for kind in KINDS:
+            if not isinstance(prepared[lab][kind], Exception):
+                SECONDS[kind] = SECONDS.get(kind, 0.0) + prepared[lab][kind].seconds
         SCORES[lab] = {kind: _score(prepared[lab][kind]) for kind in KINDS}
         SCORES[lab]["one"] = f"{prepared[lab]['question']}: {SCORES[lab]['one']}"
+        copied = prepared[lab]["copied"]
+        if not isinstance(copied, Exception):
+            SCORES[lab]["copied"] += " (" + ", ".join(f"{q} {s:g}" for q, (s, _) in copied.questions.items() if s) + ")"
     return prepared
 
 
@@ -105,6 +116,28 @@ def test_one_answered_question_scores_exactly_its_points(graded, lab):
     got = r["one"].questions
     assert got[q] == (r["points"][q], r["points"][q]), f"{q}: {got[q]}"
     assert r["one"].score == r["points"][q], f"only {q} was answered, yet: {got}"
+
+
+# Labs whose copied literals still score more than BOUND (measured 2026-11-24: 11 to 60 % of the
+# points). Two causes: otter gives each passing test case its share of the question's points, so
+# a literal near the answer that passes a public range check earns the public cases' share
+# (`all_or_nothing: true` in each question's config would stop it); and some answers are printed
+# above their questions (issue 14, item 3). strict: a lab that gets fixed fails here until it is
+# taken off the list.
+COPIED_ABOVE_BOUND = set(ALL_LABS)
+
+
+@pytest.mark.timeout(2400)
+@pytest.mark.parametrize("lab", [pytest.param(lab, marks=pytest.mark.xfail(
+    lab in COPIED_ABOVE_BOUND, strict=True, reason="public cases earn a share of the points (issue 14)"))
+    for lab in ALL_LABS])
+def test_copied_literals_score_at_most_the_bound(graded, lab):
+    """Answers copied from the public tests and the outputs above each question (the literal
+    nearest the answer, the worst case) score at most BOUND of the lab's points."""
+    r = result(graded, lab, "copied")
+    assert r["copied"].possible == sum(r["points"].values())
+    assert r["copied"].score <= BOUND * r["copied"].possible, \
+        f"copied literals score {r['copied'].score:g}/{r['copied'].possible:g}: {r['copied'].questions}"
 
 
 @pytest.fixture(scope="session")
