@@ -187,6 +187,7 @@ write_plot
 # # BEGIN QUESTION
 # name: q1
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q1.** Which of these containers need persistent storage? Put their names in the set
@@ -229,6 +230,7 @@ assert isinstance(q1_stateful, set) and len(q1_stateful) == 3 and q1_stateful <=
 # # BEGIN QUESTION
 # name: q2
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q2.** A pool of size 3 on disks that commit in 5 ms, with a 0.1 ms network hop and 0.5 ms of
@@ -266,6 +268,7 @@ assert abs(q2_ms - write_latency_ms(0.1, 5.0, 0.5, 3)) < 1e-12 and abs(write_lat
 # # BEGIN QUESTION
 # name: q3
 # points: 2
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q3.** Seed 000's slow disk: a size-3 pool on SSDs (`SSD` = 0.07 ms) where one replica sits on
@@ -308,6 +311,7 @@ assert abs(q3_slowdown * write_latency_ms(0.05, SSD, 0.5, 3) - q3_ms) < 1e-9 and
 # # BEGIN QUESTION
 # name: q4
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q4.** With the disks of Q2 (5 ms, net 0.1 ms, OSD 0.5 ms), how many milliseconds does Ceph's
@@ -345,6 +349,7 @@ assert abs(q4_saved_ms - (serial_write_latency_ms(0.1, 5.0, 0.5, 3) - write_late
 # # BEGIN QUESTION
 # name: q5
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q5.** Ceph is CP. A network partition leaves a size-3 PG (default `min_size` 2) with only

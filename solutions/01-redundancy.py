@@ -155,6 +155,7 @@ ec_plot
 # # BEGIN QUESTION
 # name: q1
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q1.** What is the overhead (raw / usable − 1, as a fraction) of an EC 8+3 pool? Store it in
@@ -190,6 +191,7 @@ assert abs(q1_overhead - 3 / 8) < 1e-12 and 0 < q1_overhead < 1, "The overhead i
 # # BEGIN QUESTION
 # name: q2
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q2.** A cluster has 600 TB of raw disk. How many TB of client data fit in an EC 4+2 pool if
@@ -225,6 +227,7 @@ assert abs(q2_usable_tb - 600 / 1.5 * 0.85) < 1e-6, "Apply both factors exactly:
 # # BEGIN QUESTION
 # name: q3
 # points: 2
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q3.** With disks of AFR 5 % replaced within 7 days, how many nines of annual durability do
@@ -268,6 +271,7 @@ assert (q3_nines_rep3, q3_nines_ec42) == _q3_expected, "Call red.durability_nine
 # # BEGIN QUESTION
 # name: q4
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q4.** Before measuring: you will write 64 MiB of objects into an EC 2+1 pool. How many MiB of
@@ -302,6 +306,7 @@ assert abs(q4_ec21_used_mib - 64 * 3 / 2) < 1e-9, "The answer is in MiB of raw s
 # # BEGIN QUESTION
 # name: q5
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q5.** One OSD of an EC 2+1 pool goes down. Does a PG on that OSD still serve writes with the
@@ -339,6 +344,7 @@ assert (bool(q5_default), bool(q5_strict)) == (True, False), "Default min_size 2
 # # BEGIN QUESTION
 # name: q6
 # points: 2
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q6. Your experiment: small objects.** Choose an object size in bytes, from 512 to 65,536, and

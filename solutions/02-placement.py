@@ -197,6 +197,7 @@ pd.DataFrame({rule: host_failure(rule) for rule in ("by_host", "by_osd")}).T
 # # BEGIN QUESTION
 # name: q1
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q1.** A pool with id 5 has `pg_num` 32. In which PG does the object `hello` land? Store the PG
@@ -235,6 +236,7 @@ assert q1_pgid == f"5.{int(objects.Pool(id=5, name='x', pg_num=32, size=3, crush
 # # BEGIN QUESTION
 # name: q2
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q2.** A cluster has 40 OSDs and one size-3 pool that will hold all the data. What `pg_num`
@@ -273,6 +275,7 @@ assert int(q2_pg_num) == q2_pg_num == pgs.pgcalc(40, 3) and abs(q2_per_osd - 102
 # # BEGIN QUESTION
 # name: q3
 # points: 2
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q3.** On the lab cluster (4 OSDs, size 3), how much fuller than average is the fullest OSD
@@ -315,6 +318,7 @@ assert abs(q3_factor_16 - pl.fullest_factor(16, 3, 4)) < 1e-9 and abs(q3_factor_
 # # BEGIN QUESTION
 # name: q4
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q4.** A fifth OSD, equal to the others, joins the 4-OSD lab cluster. What share of all PG
@@ -352,6 +356,7 @@ assert abs(q4_shards_moved - 1 / 5) < 1e-12 and abs(q4_pgs_changed - 3 / 5) < 1e
 # # BEGIN QUESTION
 # name: q5
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q5.** On the 4-host map above with the `by_osd` rule, what share of the PGs loses *every*

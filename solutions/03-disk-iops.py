@@ -184,6 +184,7 @@ mix_plot
 # # BEGIN QUESTION
 # name: q1
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q1.** Seed 000's case 2 planned 15,000 IOPS from one journal SSD per node, and measured 2,273.
@@ -224,6 +225,7 @@ assert abs(q1_data_disk_bound - iops.expected_write_iops(600, 9, 3)) < 1e-9 and 
 # # BEGIN QUESTION
 # name: q2
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q2.** Seed 000's case 4 (WBThrottle off) measured 14,264 IOPS at 40.65 ms. How many I/Os were
@@ -262,6 +264,7 @@ assert abs(q2_in_flight - 14264 * 40.65 / 1000) < 1e-6 and abs(q2_latency_ms - 1
 # # BEGIN QUESTION
 # name: q3
 # points: 2
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q3.** A BlueStore cluster has 12 HDDs (OSDs classed *hdd*) that each do 300 random 4 KiB
@@ -306,6 +309,7 @@ assert abs(q3_cluster_4k - iops.cluster_write_iops(300, 12, 3, 2)) < 1e-9, "Use 
 # # BEGIN QUESTION
 # name: q4
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q4.** An all-flash cluster has 10 NVMe SSDs (175,000 IOPS each, data/disk_classes.csv), one
@@ -345,6 +349,7 @@ assert isinstance(q4_limit, str) and q4_limit == "cpu", "Compare 175,000 x 10 / 
 # # BEGIN QUESTION
 # name: q5
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q5.** With the native-cluster note's numbers (10,174 read IOPS, 984 write IOPS), what IOPS

@@ -215,6 +215,7 @@ pd.DataFrame([{"write": label, "device": dev, "I/Os": ios,
 # # BEGIN QUESTION
 # name: q1
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q1.** A FileStore op queue uses low = 0.3, high = 0.9, expected throughput 200 ops/s,
@@ -252,6 +253,7 @@ assert abs(thr.backoff_delay(0.6, low=0.3, high=0.9, expected_throughput=200, hi
 # # BEGIN QUESTION
 # name: q2
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q2.** In the measurement below we pin the backoff throttle of a FileStore OSD at its top
@@ -290,6 +292,7 @@ assert abs(q2_max_ops - 200 / 8) < 1e-9 and abs(q2_max_ops - thr.max_rate(0.0, l
 # # BEGIN QUESTION
 # name: q3
 # points: 2
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q3.** Seed 000's case 4 (WBThrottle off): with the model's defaults, after how many seconds
@@ -335,6 +338,7 @@ assert abs(q3_collapse_big_s - simulate(throttle="none", page_cache_mb=18000, **
 # # BEGIN QUESTION
 # name: q4
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q4.** Over the whole two minutes, which setting writes the most data: `"none"` (case 4)
@@ -375,6 +379,7 @@ assert abs(q4_backoff_iops - simulate(throttle="backoff", **CASE4_WBTHROTTLE).me
 # # BEGIN QUESTION
 # name: q5
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q5.** How many 4 KiB deferred writes (4,096 bytes of transaction, 1 I/O) fit in BlueStore's

@@ -158,6 +158,7 @@ threads_plot
 # # BEGIN QUESTION
 # name: q1
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q1.** With SimpleMessenger, how many threads does one OSD run when it serves 200 clients and
@@ -193,6 +194,7 @@ assert q1_threads == simple_messenger_threads(200, 100) and simple_messenger_thr
 # # BEGIN QUESTION
 # name: q2
 # points: 2
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q2.** A host has 12 OSDs with 200 PGs each and the default `pid_max` of 32,768. How many
@@ -236,6 +238,7 @@ assert q2_osds * simple_messenger_threads(100, 200) <= 32768 < (q2_osds + 1) * s
 # # BEGIN QUESTION
 # name: q3
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q3.** Qihoo's fix. 100 clients and 200 PGs per OSD, size 3: threads per OSD when its pool
@@ -274,6 +277,7 @@ assert q3_small_pool < q3_big_pool, "The small pool caps the peers, so it needs 
 # # BEGIN QUESTION
 # name: q4
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q4.** Before measuring: with AsyncMessenger, how many threads will one OSD run with 32

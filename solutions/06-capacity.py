@@ -172,6 +172,7 @@ imbalance_plot
 # # BEGIN QUESTION
 # name: q1
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q1.** 500 VMs with 200 GiB disks each, thin ratio 2.5, seed 004's 0.7 fill. How many GiB of
@@ -210,6 +211,7 @@ assert abs(q1_usable_gib - 500 * 200 / (2.5 * 0.7)) < 1e-6 and abs(q1_raw_gib - 
 # # BEGIN QUESTION
 # name: q2
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q2.** One OSD is 87 % full, another 93 %. What does Ceph call each state? Store the names
@@ -246,6 +248,7 @@ assert isinstance(q2_at_87, str) and (q2_at_87, q2_at_93) == (cap.fill_state(0.8
 # # BEGIN QUESTION
 # name: q3
 # points: 2
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q3.** Four 8 GiB OSDs hold a size-3 pool whose PGs spread 19 : 28 : 26 : 23. How many GiB of
@@ -285,6 +288,7 @@ assert abs(q3_usable_gib - 0.95 * 8 / (28 / 96) / 3) < 1e-9 and abs(q3_stranded 
 # # BEGIN QUESTION
 # name: q4
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q4.** A cluster has 10 equal hosts. When one fails, its data is re-replicated onto the other

@@ -166,6 +166,7 @@ parts_plot
 # # BEGIN QUESTION
 # name: q1
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q1.** In seed 003's long-term FileStore run, what fraction of all device writes were
@@ -202,6 +203,7 @@ assert abs(q1_journal_share - (5.994 + 3.635) / 13.75) < 1e-9, "Only the two jou
 # # BEGIN QUESTION
 # name: q2
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q2.** With Pacific's HDD defaults, what is BlueStore's modelled WAF for 4 KiB writes and for
@@ -238,6 +240,7 @@ assert q2_4k > q2_64k, "Small deferred writes amplify more than large direct one
 # # BEGIN QUESTION
 # name: q3
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q3.** Seed 003 blamed Jewel's BlueStore for "zero-filled data for the hole". What WAF does
@@ -277,6 +280,7 @@ assert abs(q3_space - 65536 / 1024) < 1e-12, "Space amplification is allocated b
 # # BEGIN QUESTION
 # name: q4
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q4.** Before measuring: on the lab cluster (Pacific, HDD class, size 3), is a 16 KiB
@@ -317,6 +321,7 @@ assert abs(q4_data_waf - 3.0) < 1e-12, "Count data only (direct plus deferred co
 # # BEGIN QUESTION
 # name: q5
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q5.** A virtual-desktop cluster on FileStore writes 2 TB of 4 KiB random writes per day.

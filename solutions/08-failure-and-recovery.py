@@ -230,6 +230,7 @@ window_plot
 # # BEGIN QUESTION
 # name: q1
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q1.** In the seed 002 status line (copied into `SEED002` below), how many PGs could not be
@@ -281,6 +282,7 @@ assert abs(q1_degraded_fraction - 105 / 1119) < 1e-12, "Store a fraction between
 # # BEGIN QUESTION
 # name: q2
 # points: 2
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q2. Before measuring.** The measurement below writes 128 objects of 1 MiB into a size-3 pool
@@ -325,6 +327,7 @@ assert abs(q2_seconds - rec.recovery_time(96 * MiB, 1, 30 * MiB, 1, 0.1, object_
 # # BEGIN QUESTION
 # name: q3
 # points: 2
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q3. At scale.** A 100-OSD HDD cluster (100 PGs per OSD, size 3) loses a 4 TB OSD that was
@@ -375,6 +378,7 @@ assert isinstance(q3_bottleneck, str), "Store the name rec.recovery_bottleneck r
 # # BEGIN QUESTION
 # name: q4
 # points: 2
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q4. Durability.** With AFR 5 %, how many nines does one stripe of a size-3 pool get when the

@@ -138,6 +138,7 @@ clients_plot
 # # BEGIN QUESTION
 # name: q1
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q1.** Which file operation of seed 004's table suffers most from a shared directory, and by
@@ -179,6 +180,7 @@ assert q1_factor > max(md.seed_serialisation("File Creation"), md.seed_serialisa
 # # BEGIN QUESTION
 # name: q2
 # points: 2
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q2.** In seed 004's run, how many milliseconds did each of the 70 clients wait per file
@@ -220,6 +222,7 @@ assert abs(q2_knee_clients - md.saturation_clients(0.002, md.seed_service_time("
 # # BEGIN QUESTION
 # name: q3
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q3.** Same MDS and round trip as Q2. How many creations per second do 4 clients get in
@@ -260,6 +263,7 @@ assert abs(q3_seventy_shared - 1 / (4 * md.seed_service_time("File Creation"))) 
 # # BEGIN QUESTION
 # name: q4
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q4. Before measuring.** A client creates files in a directory no other client touches, then

@@ -171,6 +171,7 @@ tps_plot
 # # BEGIN QUESTION
 # name: q1
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q1.** A pool of size 3 on a LAN: a one-way hop takes 0.1 ms, each OSD spends 0.2 ms of CPU per
@@ -210,6 +211,7 @@ assert abs(q1_two_flushes_ms - 2 * q1_commit_ms) < 1e-9, "Two serial flushes cos
 # # BEGIN QUESTION
 # name: q2
 # points: 2
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q2.** With that 1.3 ms commit and 2 ms of other work per transaction, how many transactions
@@ -254,6 +256,7 @@ assert abs(q2_batch_s - 1024 / (4000 / 3.3)) < 1e-9, "Batch seconds = 1024 / the
 # # BEGIN QUESTION
 # name: q3
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q3.** Without group commit, each commit needs its own flush. With a 6 ms commit on Ceph, what is
@@ -295,6 +298,7 @@ assert isinstance(q3_possible, (bool, np.bool_)) and not q3_possible, "Store a b
 # # BEGIN QUESTION
 # name: q4
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q4.** Seed 002 measured Ceph about 100× slower than a local SSD. Say the SSD commits in 0.1 ms

@@ -192,6 +192,7 @@ blocked_plot
 # # BEGIN QUESTION
 # name: q1
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q1.** cephadm redeploys `osd.7` of the cluster with fsid `FSID` (above): its old container is
@@ -228,6 +229,7 @@ assert q1_data_dir == f"/var/lib/ceph/{FSID}/osd.7", "The host folder is /var/li
 # # BEGIN QUESTION
 # name: q2
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q2.** On the Vagrant cluster (3 hosts x 2 OSDs), a size-3 pool with `min_size` 2 uses a rule
@@ -264,6 +266,7 @@ assert abs(q2_blocked - fd.shard_loss_distribution(3, 2, 3, "osd")[2:].sum()) < 
 # # BEGIN QUESTION
 # name: q3
 # points: 2
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q3.** A size-3 pool with failure domain *host*: one host stays down for a day. What is the
@@ -305,6 +308,7 @@ assert not fd.recovers_without_host(q3_hosts - 1, 2, 3, "host") and fd.recovers_
 # # BEGIN QUESTION
 # name: q4
 # points: 1
+# all_or_nothing: true
 
 # %% [markdown]
 # **Q4.** In the thesis every daemon ran in a container on *one* Docker host, with 12 OSDs whose

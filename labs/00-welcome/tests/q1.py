@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q1',
+test = {   'all_or_nothing': True,
+    'name': 'q1',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': '>>> assert isinstance(q1_stateful, set), \'q1_stateful should be a set of names, e.g. {"a", "b"}\'\n'
                                                ">>> assert q1_stateful <= {'nginx front end', 'MySQL database', 'CI repository data', 'stateless API worker', 'secret keys'}, 'Use exactly the names "

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q2',
+test = {   'all_or_nothing': True,
+    'name': 'q2',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(q2_ms, (int, float)), 'q2_ms should be a number of milliseconds'\n"
                                                '>>> assert 5.0 + 0.5 < q2_ms < 3 * (0.1 + 5.0 + 0.5 + 0.1), "More than one disk commit plus the OSD\'s work, less than three copies one after another: '

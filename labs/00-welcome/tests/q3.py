@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q3',
+test = {   'all_or_nothing': True,
+    'name': 'q3',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': '>>> assert q3_ms > SATA, "The primary acknowledges only after the slowest copy is written: the SATA disk\'s commit is part of the latency"\n',
                                        'hidden': False,

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q3',
+test = {   'all_or_nothing': True,
+    'name': 'q3',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': ">>> assert all((float(x).is_integer() and 1 <= x <= 20 for x in (q3_nines_rep3, q3_nines_ec42))), 'Nines are whole numbers between 1 and 20 here: use "
                                                "red.durability_nines with AFR as a fraction (0.05)'\n",

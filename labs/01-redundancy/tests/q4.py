@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q4',
+test = {   'all_or_nothing': True,
+    'name': 'q4',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert 64 < q4_ec21_used_mib < 3 * 64, 'Raw used is more than the 64 MiB stored (there is a parity chunk) but less than 3 full copies'\n",
                                        'hidden': False,

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q6',
+test = {   'all_or_nothing': True,
+    'name': 'q6',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(my_object_bytes, int) and 512 <= my_object_bytes <= 65536, 'Choose a whole number of bytes from 512 to 65536'\n",
                                        'hidden': False,

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q1',
+test = {   'all_or_nothing': True,
+    'name': 'q1',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(q1_pgid, str) and q1_pgid.startswith('5.'), 'A PG id is a string: the pool id, a dot, and the PG number in hex'\n"
                                                ">>> assert '0x' not in q1_pgid and q1_pgid == q1_pgid.lower(), 'Write the PG number in lowercase hex without a 0x prefix, as `ceph osd map` prints "

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q2',
+test = {   'all_or_nothing': True,
+    'name': 'q2',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert int(q2_pg_num) == q2_pg_num > 0 and int(q2_pg_num) & int(q2_pg_num) - 1 == 0, 'PGCalc suggests a power of two (pgs.pgcalc)'\n"
                                                '>>> assert 100 * 40 / 3 / 2 < q2_pg_num < 100 * 40 / 3 * 2, "PGCalc\'s power of two is within a factor 2 of target x OSDs / size"\n'

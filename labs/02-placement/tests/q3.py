@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q3',
+test = {   'all_or_nothing': True,
+    'name': 'q3',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': ">>> assert q3_factor_16 > q3_factor_128 > 1, 'Factors are fullest / average, above 1, and more PGs must give a smaller excess: use "
                                                "pl.fullest_factor(pg_num, size=3, osds=4)'\n",

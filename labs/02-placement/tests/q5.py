@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q5',
+test = {   'all_or_nothing': True,
+    'name': 'q5',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': '>>> assert 0 < q5_lost < 0.05, "Use host_failure(\'by_osd\'): it counts the PGs whose 3 copies all sit on h0\'s OSDs"\n',
                                        'hidden': False,

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q3',
+test = {   'all_or_nothing': True,
+    'name': 'q3',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': ">>> assert int(q3_writes_4k) == q3_writes_4k and int(q3_writes_64k) == q3_writes_64k, 'Count whole device writes per replica write'\n"
                                                ">>> assert 0 < q3_writes_64k <= q3_writes_4k, 'Every replica write reaches the device at least once, and a small write never costs fewer device writes "

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q4',
+test = {   'all_or_nothing': True,
+    'name': 'q4',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': '>>> assert 0 < q4_iops < 175000 * 10, "Each client write lands on 3 SSDs: fewer client IOPS than the disks\' summed IOPS; then mind the cores"\n'
                                                '>>> assert q4_limit in (\'disks\', \'cpu\'), \'q4_limit is one of the strings "disks" or "cpu"\'\n',

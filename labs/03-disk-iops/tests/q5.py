@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q5',
+test = {   'all_or_nothing': True,
+    'name': 'q5',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert 984 < q5_iops_70 < 10174, 'A mix of reads and writes runs between the write IOPS and the read IOPS; each op costs 1/R or 1/W of the time'\n"
                                                '>>> assert q5_closer_to in (\'writes\', \'reads\'), \'Answer with "writes" or "reads"\'\n'

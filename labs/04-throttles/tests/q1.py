@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q1',
+test = {   'all_or_nothing': True,
+    'name': 'q1',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(q1_delay_s, float), 'q1_delay_s should be a number of seconds'\n"
                                                ">>> assert 2 / 200 < q1_delay_s < 10 / 200, 'Above high the delay lies between e = high_multiple / throughput and m = max_multiple / throughput, in "

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q2',
+test = {   'all_or_nothing': True,
+    'name': 'q2',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert 0 < q2_max_ops < 200, 'A rate in transactions per second, below the expected throughput once every transaction waits; the rate is 1 / "
                                                "delay'\n",

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q3',
+test = {   'all_or_nothing': True,
+    'name': 'q3',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': '>>> assert 0 < q3_collapse_s < 120, "A time in seconds within the two-minute run: use simulate(throttle=\'none\', **CASE4_WBTHROTTLE).collapse_time"\n'
                                                '>>> assert 0 < q3_iops_after < 14264, "Once stalled, the cluster runs far below the seed\'s 14,264 IOPS until the dirty data drains: mean_iops(60, '

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q2',
+test = {   'all_or_nothing': True,
+    'name': 'q2',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': ">>> assert int(q2_clients) == q2_clients and 0 < q2_clients < 32768 / (12 * 2), 'Whole clients (round down); each of the 12 OSDs runs 2 threads per "
                                                "client and more for its peers: fewer than pid_max / (12 x 2)'\n",

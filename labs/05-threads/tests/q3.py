@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q3',
+test = {   'all_or_nothing': True,
+    'name': 'q3',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert q3_big_pool % 2 == 0 and q3_small_pool % 2 == 0, 'Two threads per connection: thread counts are even'\n"
                                                ">>> assert 2 * 100 < q3_small_pool < q3_big_pool, 'The 100 clients alone take 2 threads each; a 30-OSD pool caps the peers an OSD can have, so it "

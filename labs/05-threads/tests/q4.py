@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q4',
+test = {   'all_or_nothing': True,
+    'name': 'q4',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': '>>> assert int(q4_async) == q4_async > 0, "A whole number of threads: AsyncMessenger\'s per-OSD count does not depend on clients"\n'
                                                ">>> assert q4_simple > 2 * 32 and q4_simple % 2 == 0, 'Two threads per connection: the 32 clients alone take 2 each, the monitor and the PG peers add "

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q1',
+test = {   'all_or_nothing': True,
+    'name': 'q1',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert 500 * 200 / 2.5 < q1_usable_gib < 500 * 200, 'In GiB: more than the thin-provisioned data (the 0.7 fill leaves headroom), less than every "
                                                "VM disk full'\n"

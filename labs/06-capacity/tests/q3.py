@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q3',
+test = {   'all_or_nothing': True,
+    'name': 'q3',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': ">>> assert 0 < q3_usable_gib < 0.95 * 4 * 8 / 3, 'Client GiB: less than an even spread would hold (the fullest OSD fills first), and 3 copies each'\n",
                                        'hidden': False,

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q1',
+test = {   'all_or_nothing': True,
+    'name': 'q1',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(q1_not_serving, (int, np.integer)) and 0 <= q1_not_serving <= sum(SEED002.values()), 'Count PGs: a whole number between 0 and "
                                                "the PGs in the status line'\n"

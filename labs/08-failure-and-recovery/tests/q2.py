@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q2',
+test = {   'all_or_nothing': True,
+    'name': 'q2',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': ">>> assert 128 / 4 <= q2_mib <= 128, 'Each object has 3 copies spread over 4 OSDs: one OSD holds more than a quarter of 128 MiB, less than all of "
                                                "it'\n",

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q3',
+test = {   'all_or_nothing': True,
+    'name': 'q3',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': ">>> assert 0 < q3_seconds_4 < q3_seconds_1, 'More backfill slots let more PGs recover at once: 4 slots must be faster than 1'\n",
                                        'hidden': False,

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q4',
+test = {   'all_or_nothing': True,
+    'name': 'q4',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': ">>> assert all((float(x).is_integer() and 0 <= x <= 30 for x in (q4_nines_ceph, q4_nines_7days, q4_nines_cluster))), 'Nines are whole numbers "
                                                "(red.nines rounds down), and AFR is 0.05, not 5'\n",

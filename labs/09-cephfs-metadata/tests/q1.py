@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q1',
+test = {   'all_or_nothing': True,
+    'name': 'q1',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': '>>> assert q1_operation in (\'File Creation\', \'File Removal\', \'File Rename\'), "Name one of the table\'s three file operations exactly as it '
                                                'spells it"\n',

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q2',
+test = {   'all_or_nothing': True,
+    'name': 'q2',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': '>>> assert 2 < q2_wait_ms < 1000, "In milliseconds, more than the bare 2 ms round trip: 70 clients queue at the MDS (Little\'s law)"\n',
                                        'hidden': False,

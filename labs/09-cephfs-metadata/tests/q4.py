@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q4',
+test = {   'all_or_nothing': True,
+    'name': 'q4',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert int(q4_create_requests) == q4_create_requests > 0, 'A whole number of requests; a create changes the namespace: the MDS must do it (and "
                                                "journal it)'\n",

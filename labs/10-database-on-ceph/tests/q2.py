@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q2',
+test = {   'all_or_nothing': True,
+    'name': 'q2',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': ">>> assert 0 < q2_tps_4 < 4 / 0.002, 'Transactions per second: each of the 4 clients needs more than the 2 ms of other work per transaction'\n",
                                        'hidden': False,

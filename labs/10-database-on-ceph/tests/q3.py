@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q3',
+test = {   'all_or_nothing': True,
+    'name': 'q3',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert 0 < q3_cap < 1000, 'Transactions per second with one 6 ms flush at a time: fewer than one per millisecond'\n"
                                                '>>> assert 20 < q3_tps_20 < 20 * 1000, "Little\'s law: tps = clients / time per transaction, in seconds"\n'

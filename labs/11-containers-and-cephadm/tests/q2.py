@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q2',
+test = {   'all_or_nothing': True,
+    'name': 'q2',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(q2_blocked, float), 'q2_blocked should be a fraction such as 0.5'\n"
                                                ">>> assert 0 < q2_blocked < 1, 'A fraction of the PGs (not a percentage): a PG blocks when the stopped host held enough of its shards that size - lost "

@@ -1,6 +1,7 @@
 OK_FORMAT = True
 
-test = {   'name': 'q3',
+test = {   'all_or_nothing': True,
+    'name': 'q3',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': ">>> assert int(q3_hosts) == q3_hosts >= 3, 'A whole number of hosts, at least the 3 a size-3 pool with failure domain host needs: how many must the "
                                                "cluster have when one is down?'\n"
