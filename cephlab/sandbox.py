@@ -108,12 +108,13 @@ class Sandbox:
             args += ["--ro-bind-try", path, path]
         for name in ETC:
             args += ["--ro-bind", str(shared / name), f"/etc/{name}"]
+        size = str(self.tmp_mib * 2**20)
+        # the tmpfs first: a checkout (and its .venv) under /tmp is bound on top of it, not hidden
+        args += ["--proc", "/proc", "--dev", "/dev", "--size", size, "--tmpfs", "/tmp",
+                 "--size", size, "--tmpfs", HOME]
         for path in python_roots() + [self.root / p for p in PUBLIC_PACKAGES]:
             args += ["--ro-bind", str(path), str(path)]
-        size = str(self.tmp_mib * 2**20)
-        args += ["--proc", "/proc", "--dev", "/dev", "--size", size, "--tmpfs", "/tmp",
-                 "--size", size, "--tmpfs", HOME,
-                 "--ro-bind", str(shared / "memory_hook.py"),
+        args += ["--ro-bind", str(shared / "memory_hook.py"),
                  f"{HOME}/.ipython/profile_default/startup/00-cephlab-grading.py",
                  "--bind", str(job), JOB]
         for inside, outside in ro.items():               # after JOB: files inside it, read-only
