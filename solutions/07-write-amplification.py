@@ -497,12 +497,15 @@ def metadata(parts):
 saved_model = float(bs_model(4 * KIB)) - float(model_nd)
 deferred_4k = bs_runs[4 * KIB].component_waf()["deferred_data"]
 meta_gap = metadata(bs_nodefer.component_waf()) - metadata(bs_runs[4 * KIB].component_waf())
+# The saving is the deferred copy, less the writes Ceph sent direct anyway and the extra metadata
+# per write of the slower direct run (fewer transactions share each WAL write). Its spread over 6
+# runs on the 2-core CI machine, quiet and loaded: x0.73-x1.00 of the model (median x0.83), so the
+# tolerance is 35 %. The wrong model it must reject: a setting that changes nothing.
 cmp.add("BlueStore 4 KiB: WAF saved by prefer_deferred 0", model=saved_model,
-        measured=bs_runs[4 * KIB].waf - bs_nodefer.waf,
-        rel_tol=round((abs(saved_model - deferred_4k) + abs(meta_gap)) / saved_model + 0.05, 2),
-        why="the saving is the deferred copy, less the writes Ceph sent direct anyway and the extra "
-            "metadata per write of the slower direct run (fewer transactions share each WAL write): "
-            "both measured, they set the tolerance")
+        measured=bs_runs[4 * KIB].waf - bs_nodefer.waf, rel_tol=0.35,
+        why=f"this run: {deferred_4k:.2f} deferred copy, {meta_gap:+.2f} metadata of the direct run; "
+            "6 runs gave x0.73-x1.00",
+        control=("prefer_deferred changes nothing", 0.0))
 for w, run in fs_runs.items():
     journal = waf.filestore_waf(w).parts["ceph_journal"]
     one_block = 3 * 4096 / w             # one 4 KiB journal block per entry, 3 replicas, in WAF units
@@ -518,7 +521,7 @@ cmp.add_bound("FileStore 1 MiB: device WAF <= data + journal", bound=fs_big.part
               measured=fs_runs[1 * MIB].waf, rel_tol=0.05,
               why="the page cache absorbs rewrites of pages that are still dirty, so the OSD can cause "
                   "fewer device bytes than it hands over, never more (+5 % for its key-value store)")
-cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees"]]
+cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees", "control", "control fails"]]
 
 # %% tags=["nbval-ignore-output"]
 fig, (ax1, ax2) = plots.figure(ncols=2)
