@@ -2,13 +2,14 @@
 the same Python packages as environment.yml, the same Ceph packages as cephlab/bootstrap.sh, a
 postBuild that links the rados/rbd bindings and a start step that runs `cephlab up` first."""
 import os
-import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
+
+from tests.setup.programs import listed_packages
 
 ROOT = Path(__file__).resolve().parents[2]
 BINDER = ROOT / ".binder"
@@ -22,12 +23,6 @@ UBUNTU_PYTHON = "3.10"
 def _pip(path):
     env = yaml.safe_load(path.read_text())
     return next(d["pip"] for d in env["dependencies"] if isinstance(d, dict) and "pip" in d), env
-
-
-def os_packages(need):
-    """cephlab/packages-<need>.txt, the lists cephlab/bootstrap.sh installs ("lab" or "test")."""
-    text = (ROOT / "cephlab" / f"packages-{need}.txt").read_text()
-    return re.sub(r"#[^\n]*", "", text).split()
 
 
 def apt_txt():
@@ -45,17 +40,17 @@ def test_binder_environment_mirrors_environment_yml():
 
 
 def test_bootstrap_lists_are_parsed():
-    assert {"ceph-mon", "ceph-osd", "fio", "python3-rados", "fuse"} <= set(os_packages("lab"))
-    assert {"chromium", "vagrant", "shellcheck"} <= set(os_packages("test"))
+    assert {"ceph-mon", "ceph-osd", "fio", "python3-rados", "fuse"} <= listed_packages("lab")
+    assert {"chromium", "vagrant", "shellcheck"} <= listed_packages("test")
 
 
 def test_a_learner_gets_no_test_tools():
     """`make lab` installs packages-lab.txt only: no browser, no Vagrant for a learner."""
-    assert not set(os_packages("lab")) & set(os_packages("test"))
+    assert not listed_packages("lab") & listed_packages("test")
 
 
 def test_apt_txt_has_every_lab_package_of_bootstrap():
-    runtime = [p for p in os_packages("lab") if p not in NOT_ON_BINDER]
+    runtime = [p for p in listed_packages("lab") if p not in NOT_ON_BINDER]
     assert sorted(apt_txt()) == sorted(runtime)
 
 
