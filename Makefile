@@ -17,10 +17,10 @@ lock:   ## renew constraints.txt (the pinned Python packages) with the newest ve
 .PHONY: solutions student
 solutions: ## rebuild solutions/*.ipynb from their .py sources and execute them on the lab cluster
 	.venv/bin/jupytext --update --to ipynb solutions/[0-9][0-9]-*.py
-	.venv/bin/python -m cephlab.notebooks execute
+	.venv/bin/python -m cephlab.course.notebooks execute
 
 student: ## regenerate the student notebooks in labs/ from solutions/ (otter-grader assign)
-	.venv/bin/python -m cephlab.notebooks student
+	.venv/bin/python -m cephlab.course.notebooks student
 
 vagrant-check:  ## 3-node cephadm cluster in Vagrant: up, API smoke test, labs 01 and 08, destroy (needs KVM/VirtualBox; 25-45 min)
 	bash vagrant/up-and-check.sh

@@ -9,7 +9,8 @@ import argparse
 import statistics
 import time
 
-from cephlab import Cluster, native
+from cephlab import Cluster
+from cephlab.backends.native import lifecycle as native
 
 NAME = "bench"
 GOAL_UP_S = 15.0

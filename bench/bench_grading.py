@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from cephlab import grading  # noqa: E402
-from cephlab.notebooks import LABS  # noqa: E402
+from cephlab.course import grading# noqa: E402
+from cephlab.course.notebooks import LABS  # noqa: E402
 
 LAB = "01-redundancy"
 

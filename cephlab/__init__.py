@@ -9,6 +9,6 @@
 def __getattr__(name):
     # Imported lazily so `import cephlab` stays cheap for model-only notebooks.
     if name in ("Cluster", "ClusterError", "ClusterNotRunning"):
-        from . import api
+        from cephlab.cluster import api
         return getattr(api, name)
     raise AttributeError(name)

@@ -46,9 +46,9 @@ from models import iops
 from models import redundancy as red
 from models.writepath import (LOOPBACK_ONE_WAY_MS, serial_write_latency_ms, write_latency_ms,
                               write_path_steps)
-from cephlab.widgets import LivePlot
-from cephlab.compare import Comparison
-from cephlab import plots
+from cephlab.display.widgets import LivePlot
+from cephlab.helpers.compare import Comparison
+from cephlab.display import plots
 
 pd.set_option("display.precision", 3)
 
@@ -393,8 +393,8 @@ assert (q5_one_left, q5_two_left) == (red.serves_io(red.replicated(3), failed=2)
 # `/proc/<pid>/status`.
 
 # %% tags=["nbval-ignore-output"]
-from cephlab.lab import LabSession
-from cephlab.latency import cpu_time, fsync_latencies_ms, write_latencies_ms
+from cephlab.helpers.lab import LabSession
+from cephlab.helpers.latency import cpu_time, fsync_latencies_ms, write_latencies_ms
 
 lab = LabSession("00", min_osds=3)
 c = lab.cluster

@@ -43,9 +43,10 @@ import ipywidgets as W
 
 from models import redundancy as red
 from models.redundancy import replicated, erasure
-from cephlab.widgets import LivePlot
-from cephlab.compare import Comparison
-from cephlab import conclusions, plots
+from cephlab.display.widgets import LivePlot
+from cephlab.helpers.compare import Comparison
+from cephlab.helpers import conclusions
+from cephlab.display import plots
 
 pd.set_option("display.precision", 3)
 
@@ -394,7 +395,7 @@ assert q6_ec21_kib == 16 * red.allocated_bytes(my_object_bytes, erasure(2, 1)) /
 # on the OSDs. Every pool this lab makes is named `lab01-…` and deleted in the last cell.
 
 # %% tags=["nbval-ignore-output"]
-from cephlab.lab import LabSession, wait_for_df, io_probe, learner_choice
+from cephlab.helpers.lab import LabSession, wait_for_df, io_probe, learner_choice
 
 lab = LabSession("01", min_osds=3)
 c = lab.cluster

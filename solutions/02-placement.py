@@ -43,9 +43,9 @@ from models import pgs
 from models import placement as pl
 from models.crush import analysis as an
 from models.crush import mapper, objects, parse_json, parse_text
-from cephlab.widgets import LivePlot
-from cephlab.compare import Comparison
-from cephlab import plots
+from cephlab.display.widgets import LivePlot
+from cephlab.helpers.compare import Comparison
+from cephlab.display import plots
 
 pd.set_option("display.precision", 3)
 
@@ -403,7 +403,7 @@ assert abs(q5_lost - host_failure("by_osd")["PGs with every copy lost"]) < 1e-12
 # (the model reads those too, but the spread would no longer be CRUSH's own).
 
 # %% tags=["nbval-ignore-output"]
-from cephlab.lab import LabSession
+from cephlab.helpers.lab import LabSession
 
 lab = LabSession("02", min_osds=3)
 c = lab.cluster

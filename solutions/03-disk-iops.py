@@ -44,9 +44,9 @@ import pandas as pd
 import ipywidgets as W
 
 from models import iops
-from cephlab.widgets import LivePlot
-from cephlab.compare import Comparison
-from cephlab import plots
+from cephlab.display.widgets import LivePlot
+from cephlab.helpers.compare import Comparison
+from cephlab.display import plots
 
 pd.set_option("display.precision", 3)
 
@@ -398,8 +398,8 @@ assert q5_closer_to in ("writes", "reads") and abs(iops.mixed_iops(10174, 984, 0
 # %% tags=["nbval-ignore-output"]
 from tqdm.auto import tqdm
 
-from cephlab.lab import LabSession
-from cephlab.diskbench import fio_file, cpu_meter
+from cephlab.helpers.lab import LabSession
+from cephlab.helpers.diskbench import fio_file, cpu_meter
 
 lab = LabSession("03", min_osds=3)
 c = lab.cluster

@@ -43,9 +43,9 @@ import ipywidgets as W
 
 from models import throttle as thr
 from models.filestore import simulate, CASE4_WBTHROTTLE
-from cephlab.widgets import LivePlot
-from cephlab.compare import Comparison
-from cephlab import plots
+from cephlab.display.widgets import LivePlot
+from cephlab.helpers.compare import Comparison
+from cephlab.display import plots
 
 pd.set_option("display.precision", 3)
 
@@ -433,9 +433,10 @@ assert (q5_hdd, q5_ssd) == (64 * 2**20 // (670000 + 4096), 64 * 2**20 // (4000 +
 # throughput level, the counters' `val`/`max`, and the delay the backoff throttle applies.
 
 # %% tags=["nbval-ignore-output"]
-from cephlab import Cluster, native
-from cephlab.lab import LabSession, cluster_name
-from cephlab.throttles import bench_with_throttle, throttle_counters, wait_for_option
+from cephlab import Cluster
+from cephlab.backends.native import lifecycle as native
+from cephlab.helpers.lab import LabSession, cluster_name
+from cephlab.helpers.throttles import bench_with_throttle, throttle_counters, wait_for_option
 
 FS_NAME = f"{cluster_name()}-04"
 native.down(FS_NAME)       # a cluster left by an interrupted run (with its options): start afresh

@@ -43,9 +43,9 @@ import ipywidgets as W
 from models import threads as th
 from models.threads import (async_messenger_threads, headroom, host_threads, max_clients_per_osd,
                             pipe_threads, simple_messenger_threads, simple_messenger_threads_in_pool)
-from cephlab.widgets import LivePlot
-from cephlab.compare import Comparison
-from cephlab import plots
+from cephlab.display.widgets import LivePlot
+from cephlab.helpers.compare import Comparison
+from cephlab.display import plots
 
 pd.set_option("display.precision", 3)
 
@@ -325,8 +325,8 @@ assert q4_simple == 2 * (32 + 1 + 6 * 24), "Two threads per connection: 32 clien
 
 # %% tags=["nbval-ignore-output"]
 from pathlib import Path
-from cephlab.lab import LabSession
-from cephlab.connections import (ClientCrowd, connection_counts, max_threads_during,
+from cephlab.helpers.lab import LabSession
+from cephlab.helpers.connections import (ClientCrowd, connection_counts, max_threads_during,
                                  primary_object_names, process_threads)
 
 lab = LabSession("05", min_osds=3)

@@ -42,9 +42,9 @@ import ipywidgets as W
 from models import capacity as cap
 from models import placement as pl
 from models.redundancy import replicated, erasure
-from cephlab.widgets import LivePlot
-from cephlab.compare import Comparison
-from cephlab import plots
+from cephlab.display.widgets import LivePlot
+from cephlab.helpers.compare import Comparison
+from cephlab.display import plots
 
 pd.set_option("display.precision", 3)
 GIB, MIB = 2**30, 2**20
@@ -337,7 +337,7 @@ import subprocess
 import time
 
 import rbd
-from cephlab.lab import LabSession, wait_for_df
+from cephlab.helpers.lab import LabSession, wait_for_df
 
 lab = LabSession("06", min_osds=3)
 c = lab.cluster

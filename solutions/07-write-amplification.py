@@ -44,9 +44,9 @@ import pandas as pd
 import ipywidgets as W
 
 from models import waf
-from cephlab.widgets import LivePlot
-from cephlab.compare import Comparison
-from cephlab import plots
+from cephlab.display.widgets import LivePlot
+from cephlab.helpers.compare import Comparison
+from cephlab.display import plots
 
 pd.set_option("display.precision", 3)
 KIB, MIB = 1024, 1024 * 1024
@@ -367,9 +367,9 @@ assert abs(q5_tb_per_day - 2 * waf.longterm_breakdown("filestore")["total"]) < 1
 # Then 4 KiB again with `bluestore_prefer_deferred_size_hdd = 0`.
 
 # %% tags=["nbval-ignore-output"]
-from cephlab.lab import LabSession, cluster_name
-from cephlab.throttles import wait_for_option
-from cephlab.waf import prefill_image, measure_writes
+from cephlab.helpers.lab import LabSession, cluster_name
+from cephlab.helpers.throttles import wait_for_option
+from cephlab.helpers.waf import prefill_image, measure_writes
 
 lab = LabSession("07", min_osds=3)
 c = lab.cluster
@@ -426,7 +426,8 @@ bs_table
 # FileStore hands to the file system another (`filestore.bytes`).
 
 # %% tags=["nbval-ignore-output"]
-from cephlab import Cluster, native
+from cephlab import Cluster
+from cephlab.backends.native import lifecycle as native
 
 FS_NAME = f"{cluster_name()}-07"
 native.down(FS_NAME)          # a cluster left by an interrupted run: start afresh

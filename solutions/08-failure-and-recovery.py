@@ -46,10 +46,11 @@ import ipywidgets as W
 from models import recovery as rec
 from models import redundancy as red
 from models.redundancy import replicated
-from cephlab.widgets import LivePlot
-from cephlab.compare import Comparison
-from cephlab import conclusions, plots
-from cephlab import recovery as rh
+from cephlab.display.widgets import LivePlot
+from cephlab.helpers.compare import Comparison
+from cephlab.helpers import conclusions
+from cephlab.display import plots
+from cephlab.helpers import recovery as rh
 
 pd.set_option("display.precision", 3)
 MiB = 2**20
@@ -438,7 +439,7 @@ assert q4_nines_cluster == red.nines(red.cluster_loss_probability(100, 3333, rep
 
 # %% tags=["nbval-ignore-output"]
 import time
-from cephlab.lab import LabSession, connect, wait_for_df
+from cephlab.helpers.lab import LabSession, connect, wait_for_df
 
 TUNED = {"osd_recovery_sleep_hdd": 0, "osd_max_backfills": 4, "osd_recovery_max_active_hdd": 8}
 leftovers = rh.undo_interrupted_run(connect(), [("osd", option) for option in TUNED])

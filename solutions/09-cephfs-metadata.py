@@ -43,9 +43,9 @@ import pandas as pd
 import ipywidgets as W
 
 from models import metadata as md
-from cephlab.widgets import LivePlot
-from cephlab.compare import Comparison
-from cephlab import plots
+from cephlab.display.widgets import LivePlot
+from cephlab.helpers.compare import Comparison
+from cephlab.display import plots
 
 pd.set_option("display.precision", 3)
 
@@ -304,7 +304,7 @@ assert (q4_create_requests, q4_stat_requests) == (1, 0), "One request per create
 # ## Measure: an mdtest in miniature on CephFS
 #
 # We make sure the cluster has an MDS and a file system, mount it **four times** with ceph-fuse
-# (four clients, each its own session with the MDS), and run `cephlab.cephfs.metadata_bench`:
+# (four clients, each its own session with the MDS), and run `cephlab.helpers.cephfs.metadata_bench`:
 # each worker creates, stats, renames and removes its files, phase by phase. Runs:
 #
 # | run | clients | threads | directory |
@@ -321,8 +321,8 @@ assert (q4_create_requests, q4_stat_requests) == (1, 0), "One request per create
 import tempfile
 import time
 
-from cephlab.lab import LabSession, connect
-from cephlab.cephfs import CephFS, metadata_bench, mds_requests, mds_cpu_seconds, OPS
+from cephlab.helpers.lab import LabSession, connect
+from cephlab.helpers.cephfs import CephFS, metadata_bench, mds_requests, mds_cpu_seconds, OPS
 
 leftovers = CephFS.remove_leftovers(connect(), "lab09-")
 if leftovers:

@@ -41,9 +41,9 @@ import pandas as pd
 import ipywidgets as W
 
 from models import database as db, writepath
-from cephlab.widgets import LivePlot
-from cephlab.compare import Comparison
-from cephlab import plots
+from cephlab.display.widgets import LivePlot
+from cephlab.helpers.compare import Comparison
+from cephlab.display import plots
 
 pd.set_option("display.precision", 3)
 
@@ -338,7 +338,7 @@ assert isinstance(q4_looks_like, str) and q4_looks_like == "many slow flushes", 
 # %% [markdown]
 # ## Measure: PostgreSQL on Ceph and on the local disk
 #
-# `cephlab.database.DatabaseBench` builds both sides. The Ceph side is an RBD image in a size-3
+# `cephlab.helpers.database.DatabaseBench` builds both sides. The Ceph side is an RBD image in a size-3
 # pool, exposed as a file by `rbd-fuse`, turned into a block device by a loop device and
 # formatted ext4 — a VM with an RBD disk sees the same stack (this kernel has no `rbd` module).
 # The local side is a folder on the disk under the cluster's OSDs. One database (pgbench's tables
@@ -353,9 +353,9 @@ assert isinstance(q4_looks_like, str) and q4_looks_like == "many slow flushes", 
 # %% tags=["nbval-ignore-output"]
 from tqdm.auto import tqdm
 
-from cephlab.lab import LabSession, connect
-from cephlab.database import DatabaseBench, remove_leftovers_of
-from cephlab.diskbench import cpu_meter
+from cephlab.helpers.lab import LabSession, connect
+from cephlab.helpers.database import DatabaseBench, remove_leftovers_of
+from cephlab.helpers.diskbench import cpu_meter
 
 c = connect()
 remove_leftovers_of(c)          # servers and mounts of an unfinished run, before its pool goes

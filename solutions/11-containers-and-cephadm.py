@@ -48,9 +48,9 @@ import ipywidgets as W
 from models import containers as ct
 from models import failure_domain as fd
 from models.redundancy import replicated, serves_io
-from cephlab.widgets import LivePlot
-from cephlab.compare import Comparison
-from cephlab import plots
+from cephlab.display.widgets import LivePlot
+from cephlab.helpers.compare import Comparison
+from cephlab.display import plots
 
 pd.set_option("display.precision", 3)
 
@@ -351,12 +351,12 @@ assert abs(q4_unavailable - fd.shard_loss_distribution(1, 12, 3, "osd")[-1]) < 1
 
 # %% tags=["nbval-ignore-output"]
 import time
-from cephlab import containers
-from cephlab import recovery as rh
+from cephlab.helpers import containers
+from cephlab.helpers import recovery as rh
 
 READY, WHY = containers.vagrant_ready()
 if READY:
-    from cephlab.lab import LabSession, io_probe
+    from cephlab.helpers.lab import LabSession, io_probe
     lab = LabSession("11", min_osds=6)
     c = lab.cluster
     HOST_OSDS = containers.hosts(c)
@@ -373,7 +373,7 @@ else:
 # %% tags=["nbval-ignore-output"]
 daemons = Comparison()
 if READY:
-    from cephlab import vagrant as vg
+    from cephlab.backends.vagrant import lifecycle as vg
     settings = vg.load_settings()
     ps = containers.orch_ps(c, refresh=True)
     counts = containers.daemon_counts(ps)
@@ -433,7 +433,7 @@ else:
 bench = Comparison()
 if READY:
     from cephlab import Cluster
-    from cephlab.lab import cluster_name
+    from cephlab.helpers.lab import cluster_name
     THREADS = 16
     results = {"Vagrant (3 hosts)": c.rados_bench(pool_host, 10, block_size=4096, threads=THREADS)}
     try:

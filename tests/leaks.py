@@ -10,8 +10,8 @@ import json
 import re
 from pathlib import Path
 
-from cephlab import grading
-from cephlab.notebooks import solution_notebooks
+from cephlab.course import grading
+from cephlab.course.notebooks import solution_notebooks
 
 
 def masters():

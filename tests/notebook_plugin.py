@@ -5,7 +5,7 @@ that nbval runs.
 The cluster has 4 BlueStore OSDs (so a recovery test can lose one and still re-replicate size-3
 pools) and is named "pytest-<pid of this session>", so a learner's "lab" cluster and test
 sessions running at the same time never share one; notebooks find it through $CEPHLAB_NAME
-(cephlab.lab.cluster_name). Clusters left by crashed sessions (their pid is gone) are removed
+(cephlab.helpers.lab.cluster_name). Clusters left by crashed sessions (their pid is gone) are removed
 first. CEPHLAB_TEST_CLUSTER=<name> picks a fixed name instead, and CEPHLAB_KEEP_TEST_CLUSTER=1
 keeps the cluster for the next session (then reused in ~0 s). Notebook items run last.
 """
@@ -24,7 +24,9 @@ def test_cluster_name(suffix=""):
 
 def remove_stale_test_clusters():
     """Remove clusters of sessions that are gone; a failure is reported in one line, never raised."""
-    from cephlab import native, paths, teardown
+    from cephlab.backends.native import lifecycle as native
+    from cephlab.backends.native import paths
+    from cephlab.core import teardown
     home = paths.state_home()
     if not home.is_dir():
         return
@@ -38,7 +40,7 @@ def shared_cluster():
     """Start the session's cluster once; later calls return the same Cluster."""
     if "cluster" not in _shared:
         from cephlab import Cluster
-        from cephlab.paths import find_binary
+        from cephlab.backends.native.paths import find_binary
         if not find_binary("ceph-mon"):
             pytest.skip("Ceph is not installed (sudo apt-get install ceph-mon ceph-mgr ceph-osd "
                         "ceph-mds ceph-base fio); cluster tests need it")
@@ -68,14 +70,16 @@ def pytest_runtest_setup(item):
 def stop_side_clusters(name):
     """Clusters a notebook started next to the shared one ("<name>-04" in lab 04) are removed
     in the notebook's cleanup cell; a notebook that failed before it leaves them running."""
-    from cephlab import native, paths, teardown
+    from cephlab.backends.native import lifecycle as native
+    from cephlab.backends.native import paths
+    from cephlab.core import teardown
     for folder in paths.state_home().glob(f"{name}-*"):
         teardown.attempt(f"stop the side cluster {folder.name}", native.down, folder.name)
 
 
 def pytest_sessionfinish(session, exitstatus):
     """Stop the session's clusters; never raises, so pytest still prints its summary line."""
-    from cephlab import teardown
+    from cephlab.core import teardown
     cluster = _shared.pop("cluster", None)
     if cluster is None:
         return

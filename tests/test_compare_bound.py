@@ -1,7 +1,7 @@
-"""cephlab.compare: one-sided rows (a model that is a ceiling, e.g. a disk bound on IOPS)."""
+"""cephlab.helpers.compare: one-sided rows (a model that is a ceiling, e.g. a disk bound on IOPS)."""
 import pytest
 
-from cephlab.compare import Comparison
+from cephlab.helpers.compare import Comparison
 
 
 def test_bound_row_agrees_only_below_the_ceiling():

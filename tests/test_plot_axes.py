@@ -1,10 +1,10 @@
-"""The axis-fitting rules of LivePlot (cephlab/plot_axes.py): pure Python, no browser."""
+"""The axis-fitting rules of LivePlot (cephlab/display/plot_axes.py): pure Python, no browser."""
 import math
 
 import numpy as np
 import pytest
 
-from cephlab.plot_axes import fit_axis, fit_linear, fit_log
+from cephlab.display.plot_axes import fit_axis, fit_linear, fit_log
 
 
 def decades(lo, hi):

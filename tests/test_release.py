@@ -1,8 +1,8 @@
-"""cephlab.release without a cluster: the version strings real Ceph packages print, and which labs
+"""cephlab.core.release without a cluster: the version strings real Ceph packages print, and which labs
 each release changes (issue 11, item 5)."""
 import pytest
 
-from cephlab import release
+from cephlab.core import release
 
 # `ceph --version` of Debian 12, Ubuntu 22.04's Quincy, upstream Reef and Squid, and a vendor build
 PACIFIC = "ceph version 16.2.15 (618f440892089921c3e944a991122ddc44e60516) pacific (stable)"
@@ -96,8 +96,8 @@ def test_note_once_is_silent_on_pacific_and_on_a_program_that_does_not_say(tmp_p
 
 def test_cephlab_up_says_it_first_even_when_quiet(tmp_path, monkeypatch, capsys):
     """The note comes before anything can fail (here: a folder that is not a cluster's)."""
-    from cephlab import native
-    from cephlab.errors import SetupError
+    from cephlab.backends.native import lifecycle as native
+    from cephlab.core.errors import SetupError
     monkeypatch.setattr(release, "_noted", set())
     monkeypatch.setenv("CEPHLAB_BIN_DIR", str(tmp_path))
     fake_ceph(tmp_path, SQUID)

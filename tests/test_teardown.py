@@ -1,4 +1,4 @@
-"""cephlab.teardown without a cluster: a failing release step is one line on stderr and the
+"""cephlab.core.teardown without a cluster: a failing release step is one line on stderr and the
 tear-down goes on; unmount's fallbacks; daemons.stop escalates to SIGKILL, only for our PIDs."""
 import os
 import subprocess
@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from cephlab import daemons, teardown
+from cephlab.backends.native import daemons
+from cephlab.core import teardown
 
 
 def only(capsys):

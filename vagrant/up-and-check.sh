@@ -60,7 +60,7 @@ say "vagrant up (settings: ${CEPHLAB_VAGRANT_SETTINGS:-vagrant/settings.yml})"
 say "cluster up after $(( (SECONDS - t0) / 60 )) min $(( (SECONDS - t0) % 60 )) s"
 
 say "API smoke test"
-"$PY" -m cephlab.vagrant smoke
+"$PY" -m cephlab.backends.vagrant.lifecycle smoke
 
 failed=0
 for lab in "${LABS[@]}"; do

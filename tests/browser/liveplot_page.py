@@ -1,7 +1,7 @@
 """Drive a rendered LivePlot in a page (JupyterLab or Voila): move a slider, see what changed.
 
 The DOM hooks: LivePlot's box has the CSS class `cephlab-liveplot` and its readout
-`cephlab-readout` (cephlab/widgets.py); ipywidgets 8 sliders are noUiSlider handles
+`cephlab-readout` (cephlab/display/widgets.py); ipywidgets 8 sliders are noUiSlider handles
 (`.noUi-handle`, with aria-valuenow/-valuemax) next to a `.widget-readout` showing the value.
 The plot is a <canvas>: `canvas.cephlab-canvas` drawn in the browser (the default renderer), or
 ipympl's first canvas of `.jupyter-matplotlib-canvas-div` (renderer="ipympl").

@@ -5,7 +5,7 @@ import ipywidgets as W
 import numpy as np
 import pytest
 
-from cephlab.widgets import LivePlot
+from cephlab.display.widgets import LivePlot
 
 
 def _plot(**kwargs):

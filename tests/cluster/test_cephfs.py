@@ -1,11 +1,11 @@
-"""cephlab.cephfs (lab 09): an MDS and a file system added to the running test cluster,
+"""cephlab.helpers.cephfs (lab 09): an MDS and a file system added to the running test cluster,
 ceph-fuse mounts, the metadata benchmark, the MDS's request counter, and a clean removal."""
 from pathlib import Path
 
 import pytest
 
-from cephlab import cephfs
-from cephlab.lab import LabSession
+from cephlab.helpers import cephfs
+from cephlab.helpers.lab import LabSession
 
 
 def test_benchmark_validates_its_arguments(tmp_path):

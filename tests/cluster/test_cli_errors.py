@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from cephlab import native
-from cephlab.errors import SetupError
+from cephlab.backends.native import lifecycle as native
+from cephlab.core.errors import SetupError
 
 
 def cephlab_cli(*args, env=None):

@@ -1,10 +1,10 @@
-"""cephlab.connections on the real cluster: each librados client adds exactly one TCP connection
+"""cephlab.helpers.connections on the real cluster: each librados client adds exactly one TCP connection
 to every OSD it writes to, and AsyncMessenger OSDs keep their thread count."""
 import os
 
 import pytest
 
-from cephlab.connections import (ClientCrowd, _endpoint, connection_counts, primary_object_names,
+from cephlab.helpers.connections import (ClientCrowd, _endpoint, connection_counts, primary_object_names,
                                  process_threads, tcp_table)
 
 pytestmark = pytest.mark.cluster
@@ -49,7 +49,7 @@ def test_clients_add_one_connection_each(lab_cluster):
 
 
 def test_max_threads_during_sees_a_short_lived_thread(lab_cluster):
-    from cephlab.connections import max_threads_during
+    from cephlab.helpers.connections import max_threads_during
     import time
     result, peak = max_threads_during(lab_cluster, lambda: time.sleep(0.2) or 42)
     assert result == 42 and set(peak) >= {"mon.a", "osd.0"}

@@ -1,10 +1,10 @@
-"""cephlab.containers (lab 11): the Vagrant gate, and placement read from a live cluster against
+"""cephlab.helpers.containers (lab 11): the Vagrant gate, and placement read from a live cluster against
 models.crush (run on the native test cluster; orch/vagrant parts need the Vagrant cluster)."""
 import time
 
 import pytest
 
-from cephlab import containers
+from cephlab.helpers import containers
 from models import failure_domain as fd
 
 

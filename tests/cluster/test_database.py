@@ -1,4 +1,4 @@
-"""cephlab.database on the real test cluster: PostgreSQL on ext4 over RBD and on the local disk."""
+"""cephlab.helpers.database on the real test cluster: PostgreSQL on ext4 over RBD and on the local disk."""
 import os
 import statistics
 import subprocess
@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cephlab import database, native
+from cephlab.helpers import database
+from cephlab.backends.native import lifecycle as native
 
 pytestmark = pytest.mark.cluster
 

@@ -1,7 +1,7 @@
-"""cephlab.diskbench on the real test cluster: fio on the OSDs' disk, CPU seconds per write."""
+"""cephlab.helpers.diskbench on the real test cluster: fio on the OSDs' disk, CPU seconds per write."""
 import pytest
 
-from cephlab.diskbench import cpu_meter, fio_file, process_cpu_seconds
+from cephlab.helpers.diskbench import cpu_meter, fio_file, process_cpu_seconds
 
 pytestmark = pytest.mark.cluster
 

@@ -11,7 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from cephlab import Cluster, cephfs, daemons, native, paths
+from cephlab import Cluster
+from cephlab.helpers import cephfs
+from cephlab.backends.native import daemons
+from cephlab.backends.native import lifecycle as native
+from cephlab.backends.native import paths
 
 pytestmark = pytest.mark.cluster
 ROOT = Path(__file__).resolve().parents[2]

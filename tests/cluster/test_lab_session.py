@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from cephlab.lab import LabSession
+from cephlab.helpers.lab import LabSession
 
 pytestmark = pytest.mark.cluster
 OPTION = ("osd", "osd_max_backfills")

@@ -1,9 +1,9 @@
-"""cephlab.latency on the real cluster: write timings, fdatasync timings, OSD CPU from schedstat."""
+"""cephlab.helpers.latency on the real cluster: write timings, fdatasync timings, OSD CPU from schedstat."""
 import os
 
 import pytest
 
-from cephlab.latency import cpu_time, fsync_latencies_ms, schedstat, write_latencies_ms
+from cephlab.helpers.latency import cpu_time, fsync_latencies_ms, schedstat, write_latencies_ms
 
 pytestmark = pytest.mark.cluster
 

@@ -6,7 +6,9 @@ import sys
 
 import pytest
 
-from cephlab import ClusterNotRunning, Cluster, daemons, native
+from cephlab import ClusterNotRunning, Cluster
+from cephlab.backends.native import daemons
+from cephlab.backends.native import lifecycle as native
 
 pytestmark = pytest.mark.cluster
 

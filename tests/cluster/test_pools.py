@@ -4,7 +4,7 @@ import time
 import pytest
 
 from cephlab import ClusterError
-from cephlab.lab import wait_for_df
+from cephlab.helpers.lab import wait_for_df
 
 pytestmark = pytest.mark.cluster
 

@@ -1,8 +1,8 @@
-"""cephlab.recovery (lab 08): PG-state bookkeeping on recorded samples, and the parallel
+"""cephlab.helpers.recovery (lab 08): PG-state bookkeeping on recorded samples, and the parallel
 checksummed writes and the client load on the test cluster."""
 import pytest
 
-from cephlab import recovery as rh
+from cephlab.helpers import recovery as rh
 
 # A status line of seed 002 (J. Neudecker, HAW Hamburg 2021), as {state: PGs}
 SEED002 = {"undersized+peered": 1, "active+undersized": 3, "active+clean": 42, "active+clean+laggy": 7,

@@ -5,7 +5,8 @@ import time
 
 import pytest
 
-from cephlab import Cluster, ClusterError, native
+from cephlab import Cluster, ClusterError
+from cephlab.backends.native import lifecycle as native
 
 pytestmark = pytest.mark.cluster
 

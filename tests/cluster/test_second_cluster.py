@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cephlab import Cluster, daemons
+from cephlab import Cluster
+from cephlab.backends.native import daemons
 
 pytestmark = pytest.mark.cluster
 

@@ -1,8 +1,8 @@
-"""cephlab.throttles: throttle counters around a benchmark, on the shared BlueStore cluster."""
+"""cephlab.helpers.throttles: throttle counters around a benchmark, on the shared BlueStore cluster."""
 import pytest
 
-from cephlab.errors import ClusterError
-from cephlab.throttles import bench_with_throttle, throttle_counters, wait_for_option
+from cephlab.core.errors import ClusterError
+from cephlab.helpers.throttles import bench_with_throttle, throttle_counters, wait_for_option
 from models.throttle import bluestore_txc_cost
 
 pytestmark = pytest.mark.cluster

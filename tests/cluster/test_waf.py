@@ -1,7 +1,7 @@
-"""cephlab.waf: client vs device bytes on the shared BlueStore cluster, and the arithmetic."""
+"""cephlab.helpers.waf: client vs device bytes on the shared BlueStore cluster, and the arithmetic."""
 import pytest
 
-from cephlab.waf import WriteRun, counters, drain_filestore, measure_writes, prefill_image
+from cephlab.helpers.waf import WriteRun, counters, drain_filestore, measure_writes, prefill_image
 
 
 def test_component_waf_arithmetic():

@@ -23,8 +23,8 @@ import re
 
 import yaml
 
-from cephlab import grading
-from cephlab.notebooks import LABS
+from cephlab.course import grading
+from cephlab.course.notebooks import LABS
 
 BOUND = 0.10            # at most 10 % of a lab's points for copied literals
 NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])")

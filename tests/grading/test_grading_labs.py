@@ -6,7 +6,7 @@ copied_literals.BOUND of the lab's points (issue 14, item 6c).
 
 When the first test asks, one batch of otter assigns (fresh autograders, so a stale build/ cannot
 hide a broken lab) then one batch of all gradings run, two at a time, in children forked from
-this process (cephlab.grading.assign_many, run_gradings)."""
+this process (cephlab.course.grading.assign_many, run_gradings)."""
 import os
 import subprocess
 import sys
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from cephlab import grading
-from cephlab.notebooks import LABS, ROOT, solution_notebooks
+from cephlab.course import grading
+from cephlab.course.notebooks import LABS, ROOT, solution_notebooks
 from tests.grading.conftest import SCORES, SECONDS
 from tests.grading.copied_literals import BOUND, copied_literals
 
@@ -146,7 +146,7 @@ def lab01_with_a_cluster_cell(tmp_path_factory):
                                    master, ["q1", "q2"])
     at = grading.answer_cells(student)["q2"][0]
     student["cells"].insert(at, {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
-                                 "source": "from cephlab.lab import LabSession\nlab = LabSession('01')"})
+                                 "source": "from cephlab.helpers.lab import LabSession\nlab = LabSession('01')"})
     return grading.copy_notebook(student, tmp_path_factory.mktemp("guard") / "01-redundancy.ipynb")
 
 

@@ -1,4 +1,4 @@
-"""cephlab.grading without running otter: the grading copy, answers, lab names, results, cache.
+"""cephlab.course.grading without running otter: the grading copy, answers, lab names, results, cache.
 
 Golden values are read off lab 01 (solutions/01-redundancy.py and its student version in labs/)."""
 import csv
@@ -9,8 +9,9 @@ import zipfile
 
 import pytest
 
-from cephlab import cli_grade, grading
-from cephlab.notebooks import LABS, SOLUTIONS, solution_notebooks
+from cephlab.cli import grade as cli_grade
+from cephlab.course import grading
+from cephlab.course.notebooks import LABS, SOLUTIONS, solution_notebooks
 
 LAB01 = "01-redundancy"
 MASTER01 = SOLUTIONS / f"{LAB01}.ipynb"
@@ -44,7 +45,7 @@ def test_every_lab_asks_its_questions_before_it_touches_the_cluster(lab):
     """Grading keeps the cells up to the last question; they must not need a cluster."""
     copy = grading.grading_copy(grading.read(SOLUTIONS / f"{lab}.ipynb"))
     touching = [src(c)[:60] for c in copy["cells"] if c["cell_type"] == "code"
-                and any(k in src(c) for k in ("LabSession(", "cephlab.lab", "Cluster.connect"))]
+                and any(k in src(c) for k in ("LabSession(", "cephlab.helpers.lab", "Cluster.connect"))]
     assert not touching, f"{lab}: cells before the last question use the cluster: {touching}"
 
 
@@ -157,8 +158,8 @@ def test_a_stale_autograder_is_made_again(tmp_path, monkeypatch):
 def test_the_kernel_cannot_reach_a_cluster_while_grading():
     env = grading.grading_env()
     assert env["CEPHLAB_NAME"] == grading.NO_CLUSTER and env["CEPHLAB_GRADING"] == "1"
-    from cephlab.api import Cluster
-    from cephlab.errors import ClusterNotRunning
+    from cephlab.cluster.api import Cluster
+    from cephlab.core.errors import ClusterNotRunning
     with pytest.raises(ClusterNotRunning):
         Cluster.connect(name=env["CEPHLAB_NAME"])
 

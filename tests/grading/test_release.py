@@ -1,4 +1,4 @@
-"""The student release (cephlab.student_release, `make release`) holds what `make lab` needs and
+"""The student release (cephlab.course.student_release, `make release`) holds what `make lab` needs and
 nothing a learner must not see: no solutions/, no hidden test, no solution line, no autograder.
 
 What must not leak is read from the solutions themselves (otter master notebooks): the lines of
@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from cephlab import grading, student_release
-from cephlab.notebooks import ROOT
+from cephlab.course import grading
+from cephlab.course import student_release
+from cephlab.course.notebooks import ROOT
 from tests.leaks import folder_texts, leaks, masters, secrets
 
 MASTERS = masters()
@@ -133,7 +134,7 @@ def test_building_over_a_folder_that_is_not_a_release_is_refused(tmp_path):
 def test_a_leak_stops_the_build(tmp_path):
     """The build's own last check: a hidden test in labs/ (a stale or hand-edited lab) fails it."""
     fake = tmp_path / "root"
-    for rel in ("Makefile", "cephlab/learner-README.md", "labs/01-redundancy/tests/q1.py"):
+    for rel in ("Makefile", "cephlab/course/learner-README.md", "labs/01-redundancy/tests/q1.py"):
         (fake / rel).parent.mkdir(parents=True, exist_ok=True)
         (fake / rel).write_text((ROOT / rel).read_text())
     (fake / "labs/01-redundancy/tests/q1.py").write_text("# HIDDEN\nassert q1_overhead == 0.375\n")
@@ -144,7 +145,7 @@ def test_a_leak_stops_the_build(tmp_path):
 def test_files_a_gitignore_names_stay_out(tmp_path):
     """A Vagrant cluster's exported keyring and ssh key, caches, checkpoints: never shipped."""
     fake = tmp_path / "root"
-    for rel in ("Makefile", "cephlab/learner-README.md", ".gitignore", "vagrant/.gitignore", "vagrant/README.md"):
+    for rel in ("Makefile", "cephlab/course/learner-README.md", ".gitignore", "vagrant/.gitignore", "vagrant/README.md"):
         (fake / rel).parent.mkdir(parents=True, exist_ok=True)
         (fake / rel).write_text((ROOT / rel).read_text())
     for rel in ("vagrant/.export/ceph.client.admin.keyring", "vagrant/.vagrant/machines/id",

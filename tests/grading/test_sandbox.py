@@ -1,4 +1,4 @@
-"""The grading sandbox (cephlab.sandbox, bubblewrap) keeps a submission from the instructor's
+"""The grading sandbox (cephlab.course.sandbox, bubblewrap) keeps a submission from the instructor's
 files, the network and the machine's memory; each claim is shown by a probe that works without
 the sandbox (the negative control) and finds nothing inside it.
 
@@ -13,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from cephlab import cli, cli_grade, grading, sandbox
-from cephlab.notebooks import LABS, ROOT
+from cephlab import cli
+from cephlab.cli import grade as cli_grade
+from cephlab.course import grading
+from cephlab.course import sandbox
+from cephlab.course.notebooks import LABS, ROOT
 
 pytestmark = pytest.mark.skipif(not __import__("shutil").which("bwrap"),
                                 reason="bwrap missing: `make setup` installs bubblewrap")

@@ -7,7 +7,7 @@ import jupytext
 import nbformat
 import pytest
 
-from cephlab import notebooks
+from cephlab.course import notebooks
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = notebooks.solution_notebooks()

@@ -270,7 +270,7 @@ def providing_package(program: str) -> tuple[str | None, str | None]:
     """(resolved path, package) of a program on this machine's PATH plus the sbin folders."""
     # Debian's default PATH (not this shell's: a pyenv or conda shim is no Debian package), and
     # Debian's PostgreSQL programs
-    # (cephlab.database.pg_bin_dir looks there: initdb, pg_ctl, pgbench are not on PATH)
+    # (cephlab.helpers.database.pg_bin_dir looks there: initdb, pg_ctl, pgbench are not on PATH)
     search = os.pathsep.join([DEBIAN_PATH, *sorted(glob.glob("/usr/lib/postgresql/*/bin"))])
     absolute = os.path.isabs(program) and os.access(program, os.X_OK)
     path = program if absolute else shutil.which(program, path=search)

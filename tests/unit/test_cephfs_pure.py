@@ -1,6 +1,6 @@
-"""cephlab.cephfs's pure part: reading /proc/mounts."""
+"""cephlab.helpers.cephfs's pure part: reading /proc/mounts."""
 
-from cephlab.cephfs import mount_point
+from cephlab.helpers.cephfs import mount_point
 
 
 def test_mount_points_with_spaces_are_decoded():

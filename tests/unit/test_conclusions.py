@@ -1,7 +1,7 @@
-"""cephlab.conclusions: measured figures in prose come from the run."""
+"""cephlab.helpers.conclusions: measured figures in prose come from the run."""
 import pytest
 
-from cephlab import conclusions
+from cephlab.helpers import conclusions
 
 
 def test_render_fills_the_figures_of_this_run():
@@ -17,7 +17,7 @@ def test_a_missing_figure_is_named():
 
 
 def test_a_measurement_uses_the_learners_choice_or_says_it_does_not(capsys):
-    from cephlab.lab import learner_choice
+    from cephlab.helpers.lab import learner_choice
     assert learner_choice(4096, 6000, "my_object_bytes") == 4096
     assert learner_choice(..., 6000, "my_object_bytes") == 6000
     assert "my_object_bytes is not set yet: measuring with 6000" in capsys.readouterr().out

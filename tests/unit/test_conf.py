@@ -1,10 +1,10 @@
-"""cephlab.conf without a cluster: keyrings, cephx keys and the ceph.conf text (issue 12's fast tier)."""
+"""cephlab.backends.native.conf without a cluster: keyrings, cephx keys and the ceph.conf text (issue 12's fast tier)."""
 import base64
 import os
 import stat
 import struct
 
-from cephlab import conf
+from cephlab.backends.native import conf
 
 PORTS = {"mon_v2": 43300, "mon_v1": 43301, "bind_min": 43302, "bind_max": 43399}
 

@@ -1,5 +1,5 @@
-"""cephlab.containers' pure part: counting what `ceph orch ps` shows (issue 12's fast tier)."""
-from cephlab.containers import daemon_counts
+"""cephlab.helpers.containers' pure part: counting what `ceph orch ps` shows (issue 12's fast tier)."""
+from cephlab.helpers.containers import daemon_counts
 
 
 def test_only_running_daemons_count_by_type():

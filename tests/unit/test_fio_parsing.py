@@ -1,11 +1,11 @@
-"""cephlab.measure.parse_fio against fio itself (its null engine: real fio JSON, no cluster)."""
+"""cephlab.cluster.measure.parse_fio against fio itself (its null engine: real fio JSON, no cluster)."""
 import json
 import shutil
 import subprocess
 
 import pytest
 
-from cephlab.measure import parse_fio
+from cephlab.cluster.measure import parse_fio
 
 pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed (make setup)")
 
@@ -31,7 +31,7 @@ def test_parse_fio_reports_what_fio_measured(tmp_path, rw):
 
 
 def test_no_io_is_an_error_not_zeros():
-    from cephlab.errors import ClusterError
+    from cephlab.core.errors import ClusterError
     empty = {"jobs": [{"read": {"total_ios": 0}, "write": {"total_ios": 0}, "error": 5}]}
     with pytest.raises(ClusterError, match="fio did no I/O"):
         parse_fio(empty, "randwrite", 4096)

@@ -1,8 +1,8 @@
-"""cephlab.native's pure checks: arguments, and what keeps a cluster from ready (issue 12's fast tier)."""
+"""cephlab.backends.native.lifecycle's pure checks: arguments, and what keeps a cluster from ready (issue 12's fast tier)."""
 import pytest
 
-from cephlab import native
-from cephlab.errors import SetupError
+from cephlab.backends.native import lifecycle as native
+from cephlab.core.errors import SetupError
 
 STATE = {"osds": [0, 1, 2]}
 

@@ -1,10 +1,10 @@
-"""cephlab.paths without a cluster: names, folders and the port blocks (issue 12's fast tier)."""
+"""cephlab.backends.native.paths without a cluster: names, folders and the port blocks (issue 12's fast tier)."""
 import socket
 
 import pytest
 
-from cephlab import paths
-from cephlab.errors import SetupError
+from cephlab.backends.native import paths
+from cephlab.core.errors import SetupError
 
 
 @pytest.mark.parametrize("name", ["lab", "pytest-123", "a_b", "x" * 32])

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from cephlab import vagrant
-from cephlab.api import Cluster
-from cephlab.errors import ClusterError, ClusterNotRunning
+from cephlab.backends.vagrant import lifecycle as vagrant
+from cephlab.cluster.api import Cluster
+from cephlab.core.errors import ClusterError, ClusterNotRunning
 from .conftest import ROOT, VAGRANT_DIR, need
 
 CEPHLAB = [sys.executable, "-m", "cephlab.cli"]

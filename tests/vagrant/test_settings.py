@@ -1,4 +1,4 @@
-"""vagrant/settings.yml: its check in Ruby (Vagrantfile) and in Python (cephlab.vagrant) agree,
+"""vagrant/settings.yml: its check in Ruby (Vagrantfile) and in Python (cephlab.backends.vagrant.lifecycle) agree,
 message for message, on golden cases and on random settings; bad files stop Vagrant clearly."""
 import json
 import subprocess
@@ -7,7 +7,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
-from cephlab import vagrant
+from cephlab.backends.vagrant import lifecycle as vagrant
 from .conftest import VAGRANT_DIR, need
 
 KNOWN = ("nodes, hostname_prefix, cpus, memory_mb, osd_disks, osd_disk_gb, private_network, "

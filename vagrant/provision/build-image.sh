@@ -62,7 +62,7 @@ RUN pip install --break-system-packages --no-deps --no-build-isolation \\
       --no-index --find-links /tmp/wheels "$REMOTO" \\
  || pip install --break-system-packages --no-deps --no-build-isolation "$REMOTO"
 RUN python3 -c 'import remoto, execnet' && rm -rf /tmp/wheels
-LABEL org.cephlab.release="$release" org.cephlab.source="Debian packages"
+LABEL org.cephlab.core.release="$release" org.cephlab.source="Debian packages"
 CONTAINERFILE
 }
 

@@ -1,0 +1,242 @@
+"""Start and stop one cluster's Ceph daemons, by the PIDs in its own pid files.
+
+A PID is trusted only while /proc/<pid>/cmdline still names this cluster's ceph.conf, so a
+recycled PID or another cluster's daemon is never signalled.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from cephlab.core import teardown
+from cephlab.core.errors import ClusterError
+
+GRACE_S = 30           # how long a graceful stop waits for SIGTERM before SIGKILL
+KILL_WAIT_S = 10       # how long a SIGKILLed process may take to go (threads exit, files close)
+FUSE_CLIENTS = ("ceph-fuse", "rbd-fuse")
+
+
+class DaemonError(ClusterError):
+    """A daemon failed to start or stop; the message names its log file."""
+
+
+def pid_path(d, name):
+    return Path(d) / "run" / f"{name}.pid"
+
+
+def log_path(d, name):
+    return Path(d) / "log" / f"{name}.log"
+
+
+def _cmdline(pid):
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return []
+    return raw.decode(errors="replace").split("\0")
+
+
+def _is_zombie(pid):
+    """True when pid has exited (a zombie whose parent never reaps it counts as exited).
+
+    A multi-threaded daemon killed by SIGKILL shows state Z for its main thread while its
+    other threads still exit and hold its files; it is gone only when one thread is left.
+    """
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    state = fields.get("State", "").split()
+    threads = int(fields.get("Threads", "1").strip() or 1)
+    return bool(state) and state[0] in ("Z", "X") and threads <= 1
+
+
+def is_ours(pid, conf):
+    """True while `pid` runs and its command line names the conf file `conf`."""
+    return bool(pid) and not _is_zombie(pid) and str(conf) in _cmdline(pid)
+
+
+def read_pid(d, name):
+    try:
+        return int(pid_path(d, name).read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def running_pid(d, name):
+    """The PID of daemon `name` (e.g. "osd.2") of the cluster in folder d, or None."""
+    pid = read_pid(d, name)
+    return pid if is_ours(pid, Path(d) / "ceph.conf") else None
+
+
+def daemon_names(d):
+    """Every daemon that has (or had) a pid file in this folder."""
+    run = Path(d) / "run"
+    return sorted(p.stem for p in run.glob("*.pid")) if run.is_dir() else []
+
+
+def launch(d, binary, name, extra=(), timeout=60):
+    """Start one daemon of the cluster in folder d; returns its PID (see launch_many)."""
+    return launch_many(d, [(binary, name)], extra, timeout)[name]
+
+
+def launch_many(d, daemons_to_start, extra=(), timeout=60):
+    """Start daemons [(binary, "osd.0"), ...] of the cluster in folder d, all at once.
+
+    Each forks itself once initialised (an OSD takes ~4 s) and writes its pid file, so
+    starting them together costs the time of the slowest. Returns {name: pid}; raises
+    DaemonError with the tail of the daemon's output and its log path when one fails.
+    """
+    d = Path(d)
+    conf = d / "ceph.conf"
+    procs = {}
+    for binary, name in daemons_to_start:
+        pid_path(d, name).unlink(missing_ok=True)
+        with open(d / "log" / f"{name}.out", "ab") as out:
+            procs[name] = subprocess.Popen(
+                [binary, "-c", str(conf), "-i", name.split(".", 1)[1], *extra],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=d, start_new_session=True)
+    deadline = time.monotonic() + timeout
+    failed = []
+    for name, proc in procs.items():
+        try:
+            rc = proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            failed.append(f"{name} did not start within {timeout} s; see {log_path(d, name)}")
+            continue
+        if rc != 0:
+            failed.append(f"{name} failed to start (exit {rc}): {tail(d / 'log' / f'{name}.out')}"
+                          f"\n  see {log_path(d, name)}")
+    if failed:
+        raise DaemonError("\n".join(failed))
+    pids = {}
+    for name in procs:
+        while not (pid := running_pid(d, name)):
+            if time.monotonic() > deadline:
+                raise DaemonError(f"{name} exited right after starting; see {log_path(d, name)}")
+            time.sleep(0.05)
+        pids[name] = pid
+    return pids
+
+
+def run_tool(cmd, what, cwd=None, timeout=120):
+    """Run a one-shot Ceph tool (mkfs, monmaptool); raise DaemonError with its output on failure."""
+    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          cwd=cwd, timeout=timeout)
+    if proc.returncode != 0:
+        msg = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
+        raise DaemonError(f"{what} failed (exit {proc.returncode}): " + " | ".join(msg))
+    return proc
+
+
+def spawn_tool(cmd, cwd=None):
+    """Start a one-shot tool in the background (e.g. OSD mkfs in parallel); finish_tool() it."""
+    return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, cwd=cwd)
+
+
+def finish_tool(proc, what, timeout=300):
+    out, _ = proc.communicate(timeout=timeout)
+    if proc.returncode != 0:
+        raise DaemonError(f"{what} failed (exit {proc.returncode}): "
+                          + " | ".join(out.strip().splitlines()[-5:]))
+
+
+def tail(path, lines=5):
+    try:
+        text = Path(path).read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return ""
+    return " | ".join(text[-lines:])
+
+
+def signal_daemons(d, names, sig):
+    """Send `sig` to each named daemon still running; returns {name: pid} of those signalled."""
+    sent = {}
+    for name in names:
+        pid = running_pid(d, name)
+        if pid:
+            try:
+                os.kill(pid, sig)
+                sent[name] = pid
+            except ProcessLookupError:
+                pass
+    return sent
+
+
+def wait_gone(d, pids, timeout):
+    """Wait until none of {name: pid} runs any more; returns those still running."""
+    conf = Path(d) / "ceph.conf"
+    deadline = time.monotonic() + timeout
+    left = dict(pids)
+    while left and time.monotonic() < deadline:
+        left = {n: p for n, p in left.items() if is_ours(p, conf)}
+        if left:
+            time.sleep(0.05)
+    return left
+
+
+def _kill_ours(d, pids: dict[str, int]) -> None:
+    """SIGKILL each of {name: pid} that still runs as this cluster's (checked right before)."""
+    conf = Path(d) / "ceph.conf"
+    for pid in pids.values():
+        if is_ours(pid, conf):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def stop(d, names, graceful=True, timeout: float | None = None):
+    """Stop the named daemons: SIGTERM and wait up to `timeout` s (GRACE_S) when graceful, then
+    SIGKILL what is left (a daemon that ignores SIGTERM, or a stopped one, still ends).
+
+    Returns the names stopped; raises DaemonError when one survives even SIGKILL (stuck in the
+    kernel), naming it and its PID.
+    """
+    grace = GRACE_S if timeout is None else timeout
+    sent = signal_daemons(d, names, signal.SIGTERM if graceful else signal.SIGKILL)
+    left = wait_gone(d, sent, grace if graceful else KILL_WAIT_S)
+    if left and graceful:
+        teardown.report(f"{', '.join(left)} did not stop on SIGTERM within {grace:g} s; sending SIGKILL")
+    if left:
+        _kill_ours(d, left)
+        left = wait_gone(d, left, KILL_WAIT_S)
+    if left:
+        raise DaemonError(f"could not stop {', '.join(left)} (PIDs {list(left.values())}) even with "
+                          "SIGKILL; it is stuck in the kernel (see `cat /proc/<pid>/stack` as root)")
+    for name in sent:
+        pid_path(d, name).unlink(missing_ok=True)
+    return list(sent)
+
+
+def fuse_clients(d) -> dict[str, int]:
+    """{"ceph-fuse[pid]": pid} of the FUSE clients (ceph-fuse, rbd-fuse) of the cluster in folder d:
+    processes whose command line names its ceph.conf. They keep no pid file."""
+    conf = str(Path(d) / "ceph.conf")
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            cmd = _cmdline(entry.name)
+            prog = Path(cmd[0]).name if cmd else ""
+            if prog in FUSE_CLIENTS and conf in cmd and not _is_zombie(entry.name):
+                found[f"{prog}[{entry.name}]"] = int(entry.name)
+    return found
+
+
+def stop_fuse_clients(d, grace: float = 5) -> list[str]:
+    """End the FUSE clients still running after their mounts were released: a moment to exit on
+    their own (an unmounted ceph-fuse closes its MDS session), then SIGKILL (one serving a lazily
+    detached, busy mount would otherwise outlive its cluster). Returns those it had to kill."""
+    left = wait_gone(d, fuse_clients(d), grace)
+    _kill_ours(d, left)
+    left_after = wait_gone(d, left, KILL_WAIT_S)
+    if left_after:
+        raise DaemonError(f"could not stop {', '.join(left_after)} even with SIGKILL")
+    return list(left)

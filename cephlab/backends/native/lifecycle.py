@@ -1,0 +1,440 @@
+"""Create, repair and remove a lab cluster from Ceph's own packages (no containers, no root).
+
+up(): nothing -> MON, MGR, N OSDs (and an MDS with a CephFS) -> HEALTH_OK, or repair a cluster
+whose daemons died. down(): stop this cluster's daemons by PID, remove its folder.
+Layout of the folder and the port scheme: cephlab/README.md.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+import uuid
+from pathlib import Path
+
+from cephlab.backends.native import conf as cconf
+from cephlab.backends.native import daemons
+from cephlab.backends.native import paths
+from cephlab.core import release
+from cephlab.core import teardown
+from cephlab.core.commands import CephClient
+from cephlab.core.errors import ClusterError, SetupError
+from cephlab.core.progress import Progress
+
+GIB = 1024 ** 3
+DISK_PER_OSD_GIB = 2           # sparse block files only take what is written; labs write < 2 GiB
+MEM_PER_OSD_GIB = 1.0          # osd_memory_target minimum is 0.875 GiB, plus slack
+MEM_BASE_GIB = 0.5             # mon + mgr
+SUBDIRS = ("run", "log", "crash", "tmp", "mon", "mgr", "osd", "mds", "mgr-modules")
+OBJECTSTORES = ("bluestore", "filestore")
+HEALTHY_TIMEOUT = 180
+
+
+class MonUnusable(ClusterError):
+    """The monitor does not start from its existing store."""
+
+
+# -- state of a folder ----------------------------------------------------------------------
+def load_state(d):
+    try:
+        return json.loads((Path(d) / paths.MARKER).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def save_state(d, state):
+    tmp = Path(d) / (paths.MARKER + ".tmp")
+    tmp.write_text(json.dumps(state, indent=1, sort_keys=True) + "\n")
+    tmp.replace(Path(d) / paths.MARKER)
+
+
+def client_for(d):
+    return CephClient(Path(d) / "ceph.conf", Path(d) / "keyring",
+                      ceph_bin=paths.find_binary("ceph") or "ceph")
+
+
+def all_daemons(state):
+    names = ["mon.a", "mgr.x"] + [f"osd.{i}" for i in state["osds"]]
+    return names + (["mds.a"] if state.get("mds") else [])
+
+
+def dead_daemons(d, state):
+    return [n for n in all_daemons(state) if not daemons.running_pid(d, n)]
+
+
+# -- checks before creating anything -------------------------------------------------------------
+def check_args(osds, objectstore):
+    if not isinstance(osds, int) or isinstance(osds, bool) or not 1 <= osds <= 16:
+        raise SetupError(f"osds must be an integer from 1 to 16, got {osds!r} (e.g. --osds 3)")
+    if objectstore not in OBJECTSTORES:
+        raise SetupError(f"objectstore must be one of {', '.join(OBJECTSTORES)}, got {objectstore!r}")
+
+
+def _existing_parent(path):
+    path = Path(path)
+    while not path.exists():
+        path = path.parent
+    return path
+
+
+def check_resources(d, osds):
+    parent = _existing_parent(d)
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise SetupError(f"no permission to create {d} (cannot write {parent}); "
+                         "choose a folder you own with --dir or CEPHLAB_DIR")
+    need = osds * DISK_PER_OSD_GIB + 1
+    free = shutil.disk_usage(parent).free / GIB
+    if free < need:
+        raise SetupError(f"too little disk: {osds} OSDs need ~{need} GiB free under {parent}, "
+                         f"{free:.1f} GiB free; free space, use fewer --osds, or --dir elsewhere")
+    need_mem = osds * MEM_PER_OSD_GIB + MEM_BASE_GIB
+    avail = _mem_available_gib()
+    if avail is not None and avail < need_mem:
+        raise SetupError(f"too little memory: {osds} OSDs need ~{need_mem:.1f} GiB available "
+                         f"(~1 GiB per OSD), {avail:.1f} GiB available; use fewer --osds")
+
+
+def _mem_available_gib():
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024 / GIB
+    except OSError:
+        pass
+    return None
+
+
+# -- building blocks ----------------------------------------------------------------------------
+def _mgr_module_source(mgr_bin):
+    for cand in (Path(mgr_bin).resolve().parent.parent / "share/ceph/mgr", Path("/usr/share/ceph/mgr")):
+        if (cand / "mgr_module.py").is_file():
+            return cand
+    return None
+
+
+def _link_mgr_modules(d, mgr_bin):
+    """Fill <d>/mgr-modules with links to the modules the lab loads (faster mgr start)."""
+    src = _mgr_module_source(mgr_bin)
+    if src is None:
+        raise SetupError("ceph-mgr's Python modules are missing (no mgr_module.py in "
+                         f"/usr/share/ceph/mgr); reinstall with: {paths.INSTALL_HINT}")
+    dest = Path(d) / "mgr-modules"
+    for name in cconf.MGR_MODULES + cconf.MGR_SUPPORT_FILES:
+        if (src / name).exists() and not (dest / name).exists():
+            (dest / name).symlink_to(src / name)
+
+
+def _write_folder(d, state, objectstore):
+    d = Path(d)
+    for sub in SUBDIRS:
+        (d / sub).mkdir(parents=True, exist_ok=True)
+    os.chmod(d, 0o700)
+    save_state(d, state)
+    (d / "ceph.conf").write_text(cconf.ceph_conf(d, state["fsid"], state["ports"], objectstore))
+    keys = {e: cconf.make_key() for e in ("mon.", "client.admin", "mgr.x", "mds.a")}
+    cconf.write_private(d / "keyring", cconf.keyring_text("client.admin", keys["client.admin"]))
+    # The mon imports every entry of its mkfs keyring into its auth database.
+    cconf.write_private(d / "tmp" / "mon-mkfs.keyring",
+                        "".join(cconf.keyring_text(e, k) for e, k in keys.items()))
+    for kind, ent in (("mgr", "x"), ("mds", "a")):
+        (d / kind / ent).mkdir(exist_ok=True)
+        cconf.write_private(d / kind / ent / "keyring",
+                            cconf.keyring_text(f"{kind}.{ent}", keys[f"{kind}.{ent}"], caps={}))
+
+
+def _mkfs_mon(d, bins, ports):
+    d = Path(d)
+    monmap = d / "tmp" / "monmap"
+    addr = f"[v2:127.0.0.1:{ports['mon_v2']},v1:127.0.0.1:{ports['mon_v1']}]"
+    fsid = load_state(d)["fsid"]
+    daemons.run_tool([bins["monmaptool"], "--create", "--clobber", "--enable-all-features",
+                      "--fsid", fsid, "--addv", "a", addr, str(monmap)], "monmaptool")
+    daemons.run_tool([bins["ceph-mon"], "-c", str(d / "ceph.conf"), "--mkfs", "-i", "a",
+                      "--monmap", str(monmap), "--keyring", str(d / "tmp" / "mon-mkfs.keyring")],
+                     "ceph-mon --mkfs")
+    (d / "tmp" / "mon-mkfs.keyring").unlink()
+
+
+def _spawn_osd_mkfs(d, bins, osd_id, osd_uuid):
+    """Format one OSD; needs no running mon (fsid comes from ceph.conf)."""
+    data = Path(d) / "osd" / str(osd_id)
+    data.mkdir(parents=True, exist_ok=True)
+    return daemons.spawn_tool([bins["ceph-osd"], "-c", str(Path(d) / "ceph.conf"), "-i", str(osd_id),
+                               "--mkfs", "--osd-uuid", osd_uuid, "--no-mon-config"])
+
+
+def _register_osd(d, client, osd_id, osd_uuid):
+    """Add the formatted OSD to the osdmap with a fresh cephx key, and write its keyring."""
+    key = cconf.make_key()
+    client.mon("osd new", inbuf=json.dumps({"cephx_secret": key}).encode(),
+               uuid=osd_uuid, id=osd_id)
+    cconf.write_private(Path(d) / "osd" / str(osd_id) / "keyring",
+                        cconf.keyring_text(f"osd.{osd_id}", key, caps={}))
+
+
+def _set_tunables(client, osds, only_missing=False):
+    """Put the lab's tunables into the mon config database. With only_missing, set just those
+    the database lacks: a cluster made by an older version of the lab gains newer tunables,
+    and a value someone changed on purpose stays."""
+    have = set()
+    if only_missing:
+        have = {(o["section"], o["name"]) for o in client.mon("config dump")}
+    for who, name, value in cconf.tunables(osds):
+        if (who, name) not in have:
+            client.mon("config set", who=who, name=name, value=value, force=True)
+
+
+def _update_tunables(d, state):
+    client = client_for(d)
+    try:
+        _set_tunables(client, len(state["osds"]), only_missing=True)
+    finally:
+        client.close()
+
+
+def _create_cephfs(client):
+    client.mon("osd pool create", pool="cephfs_metadata", pg_num=16, pgp_num=16)
+    client.mon("osd pool create", pool="cephfs_data", pg_num=32, pgp_num=32)
+    client.mon("fs new", fs_name="cephfs", metadata="cephfs_metadata", data="cephfs_data")
+
+
+def start_daemon(d, name, bins=None):
+    """Start one daemon ("osd.3") of the cluster in folder d from its existing data."""
+    kind = name.split(".", 1)[0]
+    bins = bins or paths.require_binaries((f"ceph-{kind}",))
+    return daemons.launch(d, bins[f"ceph-{kind}"], name)
+
+
+def create_osd(d, client, osd_id=None):
+    """Format, register and start a new OSD in a running cluster; returns its id."""
+    state = load_state(d)
+    bins = paths.require_binaries()
+    if osd_id is None:
+        osd_id = max(state["osds"], default=-1) + 1
+    osd_uuid = str(uuid.uuid4())
+    daemons.finish_tool(_spawn_osd_mkfs(d, bins, osd_id, osd_uuid), f"ceph-osd --mkfs (osd.{osd_id})")
+    _register_osd(d, client, osd_id, osd_uuid)
+    state["osds"] = sorted(set(state["osds"]) | {osd_id})
+    save_state(d, state)
+    daemons.launch(d, bins["ceph-osd"], f"osd.{osd_id}")
+    return osd_id
+
+
+# -- waiting ------------------------------------------------------------------------------------------
+def health_gaps(status, state):
+    """What still keeps the cluster from 'ready' (empty list when HEALTH_OK and all clean)."""
+    gaps = []
+    health = status.get("health", {}).get("status")
+    if health != "HEALTH_OK":
+        checks = ", ".join(status.get("health", {}).get("checks", {})) or "no detail yet"
+        gaps.append(f"{health} ({checks})")
+    osdmap = status.get("osdmap", {})
+    osdmap = osdmap.get("osdmap", osdmap)     # older releases nest it
+    want = len(state["osds"])
+    if osdmap.get("num_up_osds") != want or osdmap.get("num_in_osds") != want:
+        gaps.append(f"{osdmap.get('num_up_osds', 0)}/{want} OSDs up")
+    if not status.get("mgrmap", {}).get("available"):
+        gaps.append("mgr not available")
+    pgmap = status.get("pgmap", {})
+    clean = sum(s["count"] for s in pgmap.get("pgs_by_state", [])
+                if s["state_name"] == "active+clean")
+    if clean != pgmap.get("num_pgs", 0):
+        gaps.append(f"{clean}/{pgmap.get('num_pgs')} PGs active+clean")
+    if state.get("mds"):
+        fsmap = status.get("fsmap", {})
+        if fsmap.get("up", 0) < 1 or any(s.get("status") != "up:active"
+                                          for s in fsmap.get("by_rank", [])):
+            gaps.append("MDS not active")
+    return gaps
+
+
+def wait_ready(d, client, state, timeout=HEALTHY_TIMEOUT, interval=0.2):
+    deadline = time.monotonic() + timeout
+    gaps = ["no status yet"]
+    while time.monotonic() < deadline:
+        try:
+            gaps = health_gaps(client.mon("status"), state)
+        except ClusterError as e:
+            gaps = [str(e)]
+        if not gaps:
+            return
+        dead = [n for n in all_daemons(state) if not daemons.running_pid(d, n)]
+        if dead:
+            raise ClusterError(f"{', '.join(dead)} stopped while starting; see "
+                               f"{daemons.log_path(d, dead[0])}")
+        time.sleep(interval)
+    raise ClusterError(f"cluster not healthy after {timeout} s: {'; '.join(gaps)}; "
+                       f"logs in {Path(d) / 'log'}")
+
+
+# -- up -----------------------------------------------------------------------------------------------
+def _bins(mds):
+    extra = ("monmaptool",) + (("ceph-mds",) if mds else ())
+    return paths.require_binaries(extra)
+
+
+def create(d, name, osds=3, objectstore="bluestore", mds=False, progress=None):
+    """Create a cluster from nothing in folder d (which must be new or empty)."""
+    progress = progress or Progress(7, enabled=False)
+    progress.step, progress.total = 0, 7
+    bins = _bins(mds)
+    progress.stage("checking ports, disk and memory")
+    check_resources(d, osds)
+    state = {"name": name, "fsid": str(uuid.uuid4()), "ports": paths.choose_ports(name),
+             "objectstore": objectstore, "osds": list(range(osds)), "mds": bool(mds),
+             "status": "creating", "created": time.time()}
+    client = None
+    try:
+        progress.stage(f"writing {d}/ceph.conf and keyrings (ports {state['ports']['mon_v2']}+)")
+        _write_folder(d, state, objectstore)
+        _link_mgr_modules(d, bins["ceph-mgr"])
+        uuids = {i: str(uuid.uuid4()) for i in state["osds"]}
+        mkfs = {i: _spawn_osd_mkfs(d, bins, i, uuids[i]) for i in state["osds"]}
+        progress.stage("creating and starting the monitor")
+        _mkfs_mon(d, bins, state["ports"])
+        daemons.launch(d, bins["ceph-mon"], "mon.a")
+        client = client_for(d)
+        _set_tunables(client, osds)
+        progress.stage("starting the manager")
+        daemons.launch(d, bins["ceph-mgr"], "mgr.x")
+        progress.stage(f"formatting and starting {osds} {objectstore} OSDs")
+        for i in state["osds"]:
+            daemons.finish_tool(mkfs[i], f"ceph-osd --mkfs (osd.{i})")
+            _register_osd(d, client, i, uuids[i])
+        daemons.launch_many(d, [(bins["ceph-osd"], f"osd.{i}") for i in state["osds"]])
+        progress.stage("creating CephFS and starting the MDS" if mds else "no MDS (use --mds for CephFS)")
+        if mds:
+            _create_cephfs(client)
+            daemons.launch(d, bins["ceph-mds"], "mds.a")
+        progress.stage("waiting for HEALTH_OK and all PGs active+clean")
+        wait_ready(d, client, state)
+    except BaseException:
+        _kill_all(d, state)
+        if load_state(d):
+            save_state(d, {**state, "status": "failed"})
+        raise
+    finally:
+        if client is not None:
+            client.close()
+    state["status"] = "ready"
+    save_state(d, state)
+    return state
+
+
+def _kill_all(d, state=None):
+    names = set(daemons.daemon_names(d)) | set(all_daemons(state) if state else ())
+    daemons.stop(d, sorted(names), graceful=False)
+
+
+def wipe(d):
+    """Remove a cluster folder, only when it carries our marker (never an arbitrary --dir)."""
+    d = Path(d)
+    if not d.exists():
+        return
+    if not (d / paths.MARKER).exists():
+        raise SetupError(f"{d} is not a cephlab cluster folder (no {paths.MARKER}); not removing it")
+    shutil.rmtree(d)
+
+
+def repair(d, state, progress):
+    """Restart dead daemons of a created cluster; returns the daemons restarted."""
+    dead = dead_daemons(d, state)
+    if not dead:
+        return []
+    bins = _bins(state.get("mds"))
+    progress.total = progress.step + 2
+    progress.stage(f"restarting {', '.join(dead)} from their data")
+    if "mon.a" in dead:
+        paths.check_ports_free(state["ports"])
+        try:
+            daemons.launch(d, bins["ceph-mon"], "mon.a", timeout=30)
+        except daemons.DaemonError as e:
+            raise MonUnusable(str(e)) from e
+    client = client_for(d)
+    try:
+        daemons.launch_many(d, [(bins[f"ceph-{n.split('.')[0]}"], n) for n in dead if n != "mon.a"])
+        progress.stage("waiting for HEALTH_OK and all PGs active+clean")
+        wait_ready(d, client, state)
+    finally:
+        client.close()
+    return dead
+
+
+def up(name="lab", osds=3, objectstore="bluestore", mds=False, dir=None, progress=True):
+    """Start cluster `name` (or repair it, or do nothing when it runs); returns (folder, state, what).
+
+    what is "created", "repaired" or "running".
+    """
+    check_args(osds, objectstore)
+    d = paths.cluster_dir(name, dir)
+    prog = progress if isinstance(progress, Progress) else Progress(7, enabled=bool(progress))
+    # Say early (even when quiet) which labs a Ceph other than Pacific changes, not mid-lab.
+    release.note_once(paths.find_binary("ceph-mon"), lambda text: print(text, file=sys.stderr, flush=True))
+    state = load_state(d)
+    if state is None and d.exists() and any(d.iterdir()):
+        raise SetupError(f"{d} exists and is not a cephlab cluster folder; "
+                         "choose an empty or new folder with --dir")
+    if state and state.get("status") == "ready":
+        if not dead_daemons(d, state):
+            _update_tunables(d, state)
+            return d, state, "running"
+        try:
+            repair(d, state, prog)
+            _update_tunables(d, state)
+            prog.done(f"cluster {name} repaired: HEALTH_OK")
+            return d, state, "repaired"
+        except MonUnusable as e:
+            prog.note(f"the monitor cannot start from its store ({e}); recreating from scratch")
+    elif state:
+        prog.note(f"an earlier start of {name} did not finish; recreating it from scratch")
+    if state:
+        _kill_all(d, state)
+        wipe(d)
+    state = create(d, name, osds, objectstore, mds, prog)
+    prog.done(f"cluster {name} is up: HEALTH_OK, {osds} OSDs ({objectstore}) in {d}")
+    return d, state, "created"
+
+
+def release_clients(name, d):
+    """Undo the client side the labs attach to a cluster: ceph-fuse mounts under its tmp/ (lab 09)
+    and lab 10's database servers, loop device and rbd-fuse mount. Done before the daemons stop,
+    because a loop device or FUSE mount whose cluster is gone hangs every process that touches it.
+    Each step that fails is reported in one line and the others still run."""
+    from cephlab.helpers import cephfs
+    from cephlab.helpers import database
+    cephfs.unmount_all(str(d / "tmp") + "/")
+    database.remove_leftovers(database.work_folder(name))
+
+
+def _stop_reported(d, names, graceful):
+    """daemons.stop, or [] after reporting which daemons it could not stop."""
+    stopped = []
+    teardown.attempt(f"stop {', '.join(names)}", lambda: stopped.extend(daemons.stop(d, names, graceful)))
+    return stopped
+
+
+def down(name="lab", dir=None, keep=False):
+    """Stop every daemon of the cluster (by PID) and remove its folder unless keep.
+
+    Returns the daemons stopped. A missing folder is not an error. Always finishes: a release
+    step or daemon that fails is reported in one line on stderr (teardown) and the rest goes on.
+    """
+    d = paths.cluster_dir(name, dir)
+    state = load_state(d)
+    if state is None:
+        if d.exists() and any(d.iterdir()):
+            raise SetupError(f"{d} is not a cephlab cluster folder; not touching it")
+        return []
+    teardown.attempt(f"release the clients of {name}", release_clients, name, d)
+    teardown.attempt(f"stop the FUSE clients of {name}", daemons.stop_fuse_clients, d)
+    names = sorted(set(daemons.daemon_names(d)) | set(all_daemons(state)))
+    if keep:
+        # OSDs and MDS first so they can tell the still-running mon they are going down.
+        stopped = _stop_reported(d, [n for n in names if n != "mon.a"], graceful=True)
+        stopped += _stop_reported(d, ["mon.a"], graceful=True)
+    else:
+        stopped = _stop_reported(d, names, graceful=False)   # data is discarded anyway
+        teardown.attempt(f"remove {d}", wipe, d)
+    return stopped

@@ -1,0 +1,130 @@
+"""`cephlab grade`: score filled-in lab notebooks with the lab's otter autograder.
+
+    cephlab grade 01-redundancy.ipynb              # per-question points, last line "score: X/Y"
+    cephlab grade submissions/ --csv grades.csv    # every notebook under a folder, one row each
+
+Each notebook is graded against its lab's solution (found by its name, NN-topic) with the
+hidden tests included, on a copy that stops after the last question, so no cluster is needed.
+Each grading runs in a sandbox (bubblewrap: no network, no file of yours but the submission and
+the autograder, --memory per process, --timeout); --no-sandbox runs learners' code as you.
+"""
+from __future__ import annotations
+
+import csv
+import sys
+import threading
+from pathlib import Path
+
+from cephlab.course import grading
+
+
+def register(sub):
+    p = sub.add_parser("grade", help="grade filled-in lab notebooks (otter-grader, hidden tests included)",
+                       description=__doc__.split("\n\n")[2])
+    p.add_argument("notebooks", nargs="+", metavar="NOTEBOOK",
+                   help="a lab notebook (NN-topic.ipynb) or a folder of submissions")
+    p.add_argument("--csv", type=Path, metavar="FILE",
+                   help="also write one row per notebook: path, lab, score, possible, q1, q2, ...")
+    p.add_argument("-j", "--jobs", type=int, default=2,
+                   help="notebooks graded at once (default 2; each one runs its own kernel)")
+    p.add_argument("--timeout", type=float, default=300,
+                   help="seconds one notebook may take before it counts as failed (default 300)")
+    p.add_argument("--memory", type=int, default=grading.SANDBOX.memory_mib, metavar="MIB",
+                   help="address space per process in the sandbox "
+                        f"(default {grading.SANDBOX.memory_mib} MiB; a kernel needs about 600)")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run learners' code without the sandbox, as you, with your files and network "
+                        "(only for notebooks you trust, or where bwrap cannot run)")
+    p.set_defaults(func=cmd_grade)
+
+
+def fmt(x):
+    return f"{x:g}" if abs(x - round(x)) < 1e-9 else f"{x:.2f}"
+
+
+NO_SANDBOX_WARNING = ("cephlab grade: warning: --no-sandbox: the notebooks' code runs as you, with your "
+                      "files, your network and no memory limit; grade only notebooks you trust this way")
+
+
+def sandbox_of(args):
+    """The sandbox the arguments ask for, or None (after a warning) for --no-sandbox."""
+    if args.no_sandbox:
+        print(NO_SANDBOX_WARNING, file=sys.stderr)
+        return None
+    return grading.Sandbox(memory_mib=args.memory)
+
+
+def cmd_grade(args):
+    args.sandbox = sandbox_of(args)
+    try:
+        notebooks = grading.find_notebooks(args.notebooks)
+    except grading.GradingError as err:
+        print(f"cephlab grade: {err}", file=sys.stderr)
+        return 2
+    if not notebooks:
+        print(f"cephlab grade: no .ipynb notebooks in {' '.join(args.notebooks)}", file=sys.stderr)
+        return 2
+    if len(notebooks) == 1:
+        return grade_one(notebooks[0], args)
+    return grade_batch(notebooks, args)
+
+
+def grade_one(notebook, args):
+    try:
+        result = grading.grade(notebook, timeout=args.timeout, sandbox=args.sandbox)
+    except grading.GradingError as err:
+        print(f"cephlab grade: {notebook}: {err}", file=sys.stderr)
+        return 1
+    print(f"{notebook} (lab {result.lab}, graded in {result.seconds:.0f} s)")
+    for q, (score, possible) in sorted(result.questions.items(), key=lambda kv: _question_key(kv[0])):
+        print(f"  {q:<6} {fmt(score)}/{fmt(possible)}")
+    if args.csv:
+        write_csv(args.csv, [(notebook, result)])
+    print(f"score: {fmt(result.score)}/{fmt(result.possible)}")
+    return 0
+
+
+def grade_batch(notebooks, args):
+    lock = threading.Lock()
+
+    def report(nb, outcome):
+        with lock:
+            if isinstance(outcome, grading.GradingError):
+                first = str(outcome).strip().splitlines()[0]
+                print(f"{nb}: NOT GRADED: {first}", flush=True)
+            else:
+                print(f"{nb}: score: {fmt(outcome.score)}/{fmt(outcome.possible)}", flush=True)
+
+    try:
+        outcomes = grading.grade_many(notebooks, jobs=args.jobs, timeout=args.timeout, on_result=report,
+                                      sandbox=args.sandbox)
+    except grading.GradingError as err:      # the whole batch: e.g. the sandbox cannot run here
+        print(f"cephlab grade: {err}", file=sys.stderr)
+        return 2
+    failed = [nb for nb, o in outcomes if isinstance(o, grading.GradingError)]
+    if args.csv:
+        write_csv(args.csv, outcomes)
+        print(f"wrote {args.csv}")
+    print(f"graded {len(outcomes) - len(failed)} of {len(outcomes)} notebooks"
+          + (f"; not graded: {', '.join(str(nb) for nb in failed)}" if failed else ""))
+    return 1 if failed else 0
+
+
+def _question_key(name):
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return (int(digits) if digits else 0, name)
+
+
+def write_csv(path, outcomes):
+    """One row per notebook; a notebook that could not be graded gets its error instead of points."""
+    questions = sorted({q for _, o in outcomes if not isinstance(o, Exception) for q in o.questions},
+                       key=_question_key)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["notebook", "lab", "score", "possible", *questions, "error"])
+        for nb, o in outcomes:
+            if isinstance(o, Exception):
+                w.writerow([nb, "", "", "", *[""] * len(questions), str(o).strip().splitlines()[0]])
+            else:
+                w.writerow([nb, o.lab, fmt(o.score), fmt(o.possible),
+                            *[fmt(o.questions[q][0]) if q in o.questions else "" for q in questions], ""])

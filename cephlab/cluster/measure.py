@@ -1,0 +1,271 @@
+"""Measuring a lab cluster: rados bench, fio on RBD, counters, device bytes, threads, PG states.
+
+Units: IOPS in operations/s, bandwidth in MiB/s (what rados bench and fio call MB/s),
+latencies in milliseconds, bytes in bytes.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cephlab.core.errors import ClusterError
+
+MIB = 1024 * 1024
+
+
+@dataclass
+class BenchResult:
+    """Summary of one benchmark run; series holds (t_s, iops, mib_s, lat_ms) per second."""
+    tool: str
+    op: str
+    block_size: int
+    seconds: float
+    ops: int
+    iops: float
+    mb_s: float
+    lat_mean_ms: float
+    lat_max_ms: float
+    lat_p50_ms: float = None
+    lat_p99_ms: float = None
+    series: list = field(default_factory=list)
+    raw: dict = field(default_factory=dict, repr=False)
+
+
+def _json_in(text):
+    """The JSON object in a tool's stdout (rados bench prints e.g. 'hints = 1' before it)."""
+    start = text.find("{")
+    if start < 0:
+        raise ValueError("no JSON object in output")
+    return json.loads(text[start:])
+
+
+def parse_rados_bench(text, op, block_size):
+    """Turn `rados bench ... --format json` output into a BenchResult."""
+    raw = _json_in(text)
+    rows = sorted(raw.get("datas", []), key=lambda r: int(r["sec"]))
+    series, prev = [], 0
+    for row in rows:
+        sec, done = int(row["sec"]), int(row["finished"])
+        if sec == 0:
+            prev = done
+            continue
+        ops = done - prev
+        prev = done
+        series.append((sec, float(ops), ops * block_size / MIB, float(row["avg_lat"]) * 1000))
+    made = raw.get("total_writes_made") or raw.get("total_reads_made") or 0
+    return BenchResult(
+        tool="rados bench", op=op, block_size=block_size, seconds=float(raw["total_time_run"]),
+        ops=int(made), iops=float(raw["average_iops"]), mb_s=float(raw["bandwidth"]),
+        lat_mean_ms=float(raw["average_latency"]) * 1000,
+        lat_max_ms=float(raw["max_latency"]) * 1000, series=series, raw=raw)
+
+
+def _fio_log(path):
+    """Per-second values from a fio log (time_ms, value, dir, bs, ...): {second: [values]}."""
+    out = {}
+    for line in Path(path).read_text().splitlines():
+        parts = [p.strip() for p in line.split(",")]
+        if len(parts) >= 2 and parts[0].isdigit():
+            out.setdefault(round(int(parts[0]) / 1000), []).append(float(parts[1]))
+    return out
+
+
+def parse_fio(raw, rw, bs, iops_log=None, lat_log=None):
+    """Turn fio --output-format=json (one job group) into a BenchResult."""
+    job = raw["jobs"][0]
+    dirs = [job[k] for k in ("read", "write") if job.get(k, {}).get("total_ios")]
+    if not dirs:
+        raise ClusterError(f"fio did no I/O: {job.get('error')} ")
+    iops = sum(d["iops"] for d in dirs)
+    bw = sum(d["bw_bytes"] for d in dirs) / MIB
+    ios = sum(d["total_ios"] for d in dirs)
+    lat_mean = sum(d["lat_ns"]["mean"] * d["total_ios"] for d in dirs) / ios / 1e6
+    lat_max = max(d["lat_ns"]["max"] for d in dirs) / 1e6
+    main = max(dirs, key=lambda d: d["total_ios"])
+    pct = main.get("clat_ns", {}).get("percentile", {})
+    series = []
+    if iops_log and Path(iops_log).exists():
+        ops = _fio_log(iops_log)
+        lat = _fio_log(lat_log) if lat_log and Path(lat_log).exists() else {}
+        for sec in sorted(ops):
+            n = sum(ops[sec])
+            ms = sum(lat[sec]) / len(lat[sec]) / 1e6 if lat.get(sec) else float("nan")
+            series.append((sec, n, n * bs / MIB, ms))
+    return BenchResult(
+        tool="fio", op=rw, block_size=bs, seconds=job["job_runtime"] / 1000, ops=ios,
+        iops=iops, mb_s=bw, lat_mean_ms=lat_mean, lat_max_ms=lat_max,
+        lat_p50_ms=pct.get("50.000000", float("nan")) / 1e6,
+        lat_p99_ms=pct.get("99.000000", float("nan")) / 1e6, series=series, raw=raw)
+
+
+class Measuring:
+    """Mixed into Cluster: needs self.dir, self.conf, self.client, self.state, self.pids()."""
+
+    def _run_tool(self, cmd, timeout, cwd=None):
+        env = {**os.environ, **self.env()}
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd,
+                                  timeout=timeout)
+        except FileNotFoundError as e:
+            raise ClusterError(f"{cmd[0]} is not installed; sudo apt-get install "
+                               f"{'fio' if cmd[0] == 'fio' else 'ceph-common'}") from e
+        if proc.returncode != 0:
+            raise ClusterError(f"{' '.join(cmd[:4])} ... failed (exit {proc.returncode}): "
+                               f"{(proc.stderr or proc.stdout).strip()[-500:]}")
+        return proc.stdout
+
+    def rados_bench(self, pool, seconds, op="write", block_size=4096, threads=16, cleanup=True):
+        """Run `rados bench` for `seconds` and return a BenchResult.
+
+        op is write, seq or rand; seq/rand read what an earlier write left with cleanup=False.
+        """
+        if op not in ("write", "seq", "rand"):
+            raise ValueError(f"op must be 'write', 'seq' or 'rand', got {op!r}")
+        cmd = ["rados", "-c", self.conf, "-p", pool, "bench", str(int(seconds)), op,
+               "-t", str(threads), "--format", "json"]
+        if op == "write":
+            # rados bench prints its clean-up messages into the middle of its JSON, so the
+            # write always keeps its objects and bench_cleanup() removes them afterwards.
+            cmd[7:7] = ["-b", str(block_size)]
+            cmd.append("--no-cleanup")
+        try:
+            out = self._run_tool(cmd, timeout=seconds * 3 + 120)
+        except ClusterError as e:
+            if "Must write data" in str(e):
+                raise ClusterError(f"nothing to read in pool {pool}: run rados_bench(pool, s, "
+                                   "'write', cleanup=False) first") from e
+            raise
+        if op != "write":
+            block_size = int(_json_in(out).get("read_size", block_size))
+        elif cleanup:
+            self.bench_cleanup(pool)
+        return parse_rados_bench(out, op, block_size)
+
+    def bench_cleanup(self, pool):
+        """Remove objects left by rados_bench(..., cleanup=False)."""
+        self._run_tool(["rados", "-c", self.conf, "-p", pool, "cleanup"], timeout=300)
+
+    def fio_rbd(self, pool, image, rw="randwrite", bs=4096, iodepth=16, runtime=10, size=None,
+                numjobs=1, extra=()):
+        """Run fio's rbd engine against pool/image and return a BenchResult (with percentiles)."""
+        if not shutil.which("fio"):
+            raise ClusterError("fio is not installed: sudo apt-get install fio")
+        work = Path(tempfile.mkdtemp(prefix="fio-", dir=self.dir / "tmp"))
+        cmd = ["fio", "--name=lab", "--ioengine=rbd", "--clientname=admin", f"--pool={pool}",
+               f"--rbdname={image}", f"--rw={rw}", f"--bs={bs}", f"--iodepth={iodepth}",
+               f"--numjobs={numjobs}", "--group_reporting", f"--runtime={runtime}",
+               "--time_based", "--output-format=json", "--write_iops_log=lab",
+               "--write_lat_log=lab", "--log_avg_msec=1000", *extra]
+        if size:
+            cmd.append(f"--size={size}")
+        try:
+            out = self._run_tool(cmd, timeout=runtime * 3 + 120, cwd=work)
+            return parse_fio(_json_in(out), rw, bs, work / "lab_iops.1.log", work / "lab_lat.1.log")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+    # -- counters and /proc ------------------------------------------------------------------
+    def perf_dump(self, osd_id):
+        """`ceph tell osd.N perf dump`: {section: {counter: value}}."""
+        return self.client.send({"prefix": "perf dump"}, ("osd", osd_id))
+
+    def _proc(self, kind, field_name):
+        out = {}
+        for name, pid in self.pids().items():
+            if kind and not name.startswith(kind + "."):
+                continue
+            try:
+                text = Path(f"/proc/{pid}/{'io' if field_name == 'write_bytes' else 'status'}").read_text()
+            except OSError:
+                continue
+            for line in text.splitlines():
+                if line.startswith(field_name + ":"):
+                    out[name] = int(line.split()[1])
+        return out
+
+    def device_write_bytes(self):
+        """{osd_id: bytes the OSD process has written to its device file} from /proc/<pid>/io."""
+        return {int(n.split(".")[1]): v for n, v in self._proc("osd", "write_bytes").items()}
+
+    @contextlib.contextmanager
+    def measure_device_writes(self):
+        """with c.measure_device_writes() as w: ...  then w["delta"] = {osd_id: bytes}, w["total"]."""
+        before = self.device_write_bytes()
+        result = {"delta": {}, "total": 0}
+        yield result
+        after = self.device_write_bytes()
+        result["delta"] = {i: after[i] - before.get(i, 0) for i in after}
+        result["total"] = sum(result["delta"].values())
+
+    def thread_counts(self):
+        """{daemon: number of threads} from /proc/<pid>/status."""
+        return self._proc(None, "Threads")
+
+    def memory_rss(self):
+        """{daemon: resident memory in bytes} from /proc/<pid>/status (VmRSS)."""
+        return {n: kib * 1024 for n, kib in self._proc(None, "VmRSS").items()}
+
+    def record_pg_states(self, seconds=None, until_clean=False, interval=1.0, background=False):
+        """Sample {state: count} every `interval` s: [(t_s, {state: count}), ...].
+
+        Stops after `seconds`, or (until_clean) at the first all-active+clean sample after an
+        unclean one (capped at `seconds`, default 600). background=True returns a running
+        PGRecorder at once (use .stop() or .wait(), or `with`), for recording during a fault.
+        """
+        if seconds is None and not until_clean:
+            raise ValueError("give seconds (> 0) or until_clean=True")
+        rec = PGRecorder(self, seconds if seconds is not None else 600, until_clean, interval)
+        if background:
+            rec.start()
+            return rec
+        rec.run()
+        return rec.series
+
+
+class PGRecorder(threading.Thread):
+    def __init__(self, cluster, seconds, until_clean, interval):
+        super().__init__(daemon=True)
+        self.cluster, self.seconds, self.until_clean, self.interval = (
+            cluster, seconds, until_clean, interval)
+        self.series = []
+        self._stop_event = threading.Event()
+
+    def run(self):
+        t0 = time.monotonic()
+        seen_unclean = False
+        while not self._stop_event.is_set():
+            t = time.monotonic() - t0
+            states = self.cluster.pg_states()
+            self.series.append((round(t, 3), states))
+            clean = set(states) <= {"active+clean"}
+            seen_unclean |= not clean
+            if t >= self.seconds or (self.until_clean and clean and seen_unclean):
+                break
+            self._stop_event.wait(self.interval)
+
+    def stop(self):
+        self._stop_event.set()
+        if self.is_alive():
+            self.join()
+        return self.series
+
+    def wait(self, timeout=None):
+        self.join(timeout)
+        return self.series
+
+    def __enter__(self):
+        if not self.is_alive() and not self.series:
+            self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False

@@ -1,0 +1,151 @@
+"""Pools and RBD images of a lab cluster, and resources() that cleans up after a lab."""
+from __future__ import annotations
+
+import subprocess
+import time
+
+from cephlab.core.errors import ClusterError
+
+try:
+    import rbd
+except ImportError:                 # pragma: no cover - depends on the machine
+    rbd = None
+
+MIB = 1024 * 1024
+
+
+class Pools:
+    """Mixed into Cluster: needs self.client, self.conf, self.pg_states()."""
+
+    def pools(self):
+        return [p["pool_name"] for p in self.client.mon("osd pool ls", detail="detail")]
+
+    def _after_create(self, name, application, wait):
+        if application:
+            self.client.mon("osd pool application enable", pool=name, app=application,
+                            yes_i_really_mean_it=True)
+        if wait:
+            self.wait_pool_clean(name)
+
+    def create_replicated_pool(self, name, size=3, min_size=None, pg_num=32,
+                               application="rados", wait=True):
+        """A replicated pool with `size` copies and a fixed PG count (autoscale off)."""
+        if size == 1:
+            self.client.mon("config set", who="global", name="mon_allow_pool_size_one", value="true")
+        self.client.mon("osd pool create", pool=name, pg_num=pg_num, pgp_num=pg_num,
+                        pool_type="replicated", autoscale_mode="off")
+        self.client.mon("osd pool set", pool=name, var="size", val=str(size),
+                        yes_i_really_mean_it=True)
+        if min_size is not None:
+            self.client.mon("osd pool set", pool=name, var="min_size", val=str(min_size))
+        self._after_create(name, application, wait)
+        return name
+
+    def create_ec_pool(self, name, k=2, m=1, failure_domain="osd", pg_num=32,
+                       application="rados", wait=True, overwrites=False):
+        """An erasure-coded pool with its own profile (named after the pool): k data + m coding chunks."""
+        self.client.mon("osd erasure-code-profile set", name=name, force=True,
+                        profile=[f"k={k}", f"m={m}", f"crush-failure-domain={failure_domain}"])
+        self.client.mon("osd pool create", pool=name, pg_num=pg_num, pgp_num=pg_num,
+                        pool_type="erasure", erasure_code_profile=name, autoscale_mode="off")
+        if overwrites:      # needed for RBD or CephFS data on EC
+            self.client.mon("osd pool set", pool=name, var="allow_ec_overwrites", val="true")
+        self._after_create(name, application, wait)
+        return name
+
+    def delete_pool(self, name):
+        """Delete a pool, and the EC profile and CRUSH rule named after it, if any."""
+        info = {p["pool_name"]: p for p in self.client.mon("osd pool ls", detail="detail")}
+        if name not in info:
+            return False
+        self.client.mon("osd pool delete", pool=name, pool2=name,
+                        yes_i_really_really_mean_it=True)
+        if info[name].get("erasure_code_profile") == name:
+            self.client.mon("osd erasure-code-profile rm", name=name)
+        rules = self.client.mon("osd crush rule ls")
+        if name in rules:
+            self.client.mon("osd crush rule rm", name=name)
+        return True
+
+    def wait_pool_clean(self, pool, timeout=120):
+        """Wait until every PG of `pool` is active+clean."""
+        pg_num = self.client.mon("osd pool get", pool=pool, var="pg_num")["pg_num"]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            stats = self.client.mgr("pg ls-by-pool", poolstr=pool)
+            pgs = stats.get("pg_stats", []) if isinstance(stats, dict) else stats
+            if len(pgs) == pg_num and all(p["state"] == "active+clean" for p in pgs):
+                return
+            time.sleep(0.2)
+        raise ClusterError(f"the {pg_num} PGs of pool {pool} not all active+clean after {timeout} s: "
+                           f"{self.pg_states()}")
+
+    # -- RBD ----------------------------------------------------------------------------------
+    def create_rbd_image(self, pool, image, size_mib):
+        """An RBD image of size_mib MiB in `pool` (initialised for RBD: application rbd)."""
+        if rbd is None:
+            for cmd in (["pool", "init", pool], ["create", f"{pool}/{image}", "--size", str(size_mib)]):
+                self._rbd_cli(cmd)
+            return image
+        with self.client.handle.open_ioctx(pool) as ioctx:
+            rbd.RBD().pool_init(ioctx, True)
+            rbd.RBD().create(ioctx, image, size_mib * MIB)
+        return image
+
+    def delete_rbd_image(self, pool, image):
+        if rbd is None:
+            self._rbd_cli(["rm", f"{pool}/{image}"])
+            return
+        with self.client.handle.open_ioctx(pool) as ioctx:
+            rbd.RBD().remove(ioctx, image)
+
+    def _rbd_cli(self, args):
+        proc = subprocess.run(["rbd", "-c", self.conf, *args], capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise ClusterError(f"rbd {' '.join(args)} failed: {proc.stderr.strip()}")
+
+    # -- clean-up ------------------------------------------------------------------------------
+    def resources(self):
+        """Context manager: pools and images created through it are deleted on exit, even on error."""
+        return Resources(self)
+
+
+class Resources:
+    """Records what a lab creates and deletes it, newest first, when the block ends."""
+
+    def __init__(self, cluster):
+        self.cluster = cluster
+        self.created = []           # ("pool", name) or ("image", pool, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        errors = []
+        for item in reversed(self.created):
+            try:
+                if item[0] == "image":
+                    self.cluster.delete_rbd_image(item[1], item[2])
+                else:
+                    self.cluster.delete_pool(item[1])
+            except Exception as e:      # keep cleaning the rest, report at the end
+                errors.append(f"{item}: {e}")
+        self.created.clear()
+        if errors and exc[0] is None:
+            raise ClusterError("clean-up failed for " + "; ".join(errors))
+        return False
+
+    def replicated_pool(self, name, **kw):
+        self.cluster.create_replicated_pool(name, **kw)
+        self.created.append(("pool", name))
+        return name
+
+    def ec_pool(self, name, **kw):
+        self.cluster.create_ec_pool(name, **kw)
+        self.created.append(("pool", name))
+        return name
+
+    def rbd_image(self, pool, image, size_mib):
+        self.cluster.create_rbd_image(pool, image, size_mib)
+        self.created.append(("image", pool, image))
+        return image

@@ -1,0 +1,94 @@
+"""Reading and changing options in the mon config database, and tuning() that undoes changes."""
+from __future__ import annotations
+
+import time
+
+from cephlab.core.errors import ClusterError
+
+
+class Tuning:
+    """Mixed into Cluster: needs self.client and self._tunings (a stack of active tunings)."""
+
+    def config_set(self, who, option, value):
+        """`ceph config set who option value`; recorded by the innermost active tuning()."""
+        if self._tunings:
+            self._tunings[-1].remember(who, option)
+        self.client.mon("config set", who=who, name=option, value=str(value))
+
+    def config_get(self, who, option):
+        """The value `who` gets for option (the database entry, else the default) as a string."""
+        out = self.client.mon("config get", who=who, key=option)
+        return str(out).strip() if out is not None else None
+
+    def config_rm(self, who, option):
+        if self._tunings:
+            self._tunings[-1].remember(who, option)
+        self.client.mon("config rm", who=who, name=option)
+
+    def config_db(self, who, option):
+        """The value stored in the database for exactly (who, option), or None."""
+        for entry in self.client.mon("config dump"):
+            if entry["section"] == who and entry["name"] == option and not entry.get("mask"):
+                return entry["value"]
+        return None
+
+    def config_show(self, daemon):
+        """{option: value} the running daemon (e.g. "osd.0") uses now, defaults included
+        (`ceph config show-with-defaults`); values are strings, as Ceph prints them."""
+        deadline = time.monotonic() + 15
+        while True:
+            out = self.client.mgr("config show-with-defaults", who=daemon)
+            if isinstance(out, list):
+                return {e["name"]: e["value"] for e in out}
+            if isinstance(out, dict):
+                return {k: (v["value"] if isinstance(v, dict) else v) for k, v in out.items()}
+            # a daemon that just started has not yet sent the mgr its config: the answer is empty
+            if out is not None or time.monotonic() > deadline:
+                raise ClusterError(f"`ceph config show-with-defaults {daemon}` gave {out!r}; is "
+                                   f"{daemon} running and reporting to the mgr (`ceph -s`)?")
+            time.sleep(0.5)
+
+    def tuning(self):
+        """Context manager: every option changed in it goes back to its earlier state on exit.
+
+        with c.tuning() as t:
+            t.set("osd", "osd_max_backfills", 4)     # or c.config_set(...)
+        """
+        return TuningBlock(self)
+
+
+class TuningBlock:
+    def __init__(self, cluster):
+        self.cluster = cluster
+        self.before = {}        # (who, option) -> value in the db before, or None if absent
+
+    def remember(self, who, option):
+        if (who, option) not in self.before:
+            self.before[(who, option)] = self.cluster.config_db(who, option)
+
+    def set(self, who, option, value):
+        self.remember(who, option)
+        self.cluster.client.mon("config set", who=who, name=option, value=str(value))
+
+    def rm(self, who, option):
+        self.remember(who, option)
+        self.cluster.client.mon("config rm", who=who, name=option)
+
+    def __enter__(self):
+        self.cluster._tunings.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        self.cluster._tunings.remove(self)
+        restore(self.cluster.client, self.before.items())
+        return False
+
+
+def restore(client, before):
+    """Put each ((who, option), old) back, last change first: `old` is the database value
+    before, None when the option was not in the database."""
+    for (who, option), old in reversed(list(before)):
+        if old is None:
+            client.mon("config rm", who=who, name=option)
+        else:
+            client.mon("config set", who=who, name=option, value=str(old))

@@ -1,0 +1,96 @@
+"""Student notebooks from solutions, and executing solutions against a lab cluster.
+
+    python -m cephlab.course.notebooks student [SOLUTION.ipynb ...]   # regenerate labs/ (make student)
+    python -m cephlab.course.notebooks execute [SOLUTION.ipynb ...]   # re-run solutions in place (make solutions)
+
+Solutions are otter-grader master notebooks (raw cells `# BEGIN QUESTION`, `# BEGIN SOLUTION`,
+`# BEGIN TESTS`, ...). `otter assign` makes the student version: answers become `...`, each
+question gets a `grader.check("qN")` self-check cell, and public tests go to tests/. Each lab gets
+its own folder, labs/NN-topic/, so question names can repeat across labs.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from cephlab.core.project import ROOT
+SOLUTIONS = ROOT / "solutions"
+LABS = ROOT / "labs"
+AUTOGRADER = ROOT / "build" / "autograder"
+
+
+def solution_notebooks():
+    return sorted(SOLUTIONS.glob("[0-9][0-9]-*.ipynb"))
+
+
+def _otter_assign(solution, out):
+    cmd = [sys.executable, "-m", "otter", "assign", "--no-run-tests", str(solution), str(out)]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise RuntimeError(f"otter assign failed for {solution.name}:\n{run.stdout}\n{run.stderr}")
+
+
+def _normalise(nb_path):
+    """Make the student notebook byte-stable: no outputs, counts, random cell ids or timings."""
+    nb = json.loads(nb_path.read_text())
+    for i, cell in enumerate(nb["cells"]):
+        cell["id"] = f"cell-{i:03d}"
+        if cell["cell_type"] == "code":
+            cell["outputs"] = []
+            cell["execution_count"] = None
+        cell.get("metadata", {}).pop("execution", None)
+    nb["metadata"].pop("widgets", None)
+    nb_path.write_text(json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+
+
+def generate_student(solution, labs_dir=LABS, autograder_dir=AUTOGRADER):
+    """Write labs_dir/<stem>/<stem>.ipynb (+ tests/) from one solution; returns the folder."""
+    solution = Path(solution).resolve()
+    stem = solution.stem
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "dist"
+        _otter_assign(solution, out)
+        target = Path(labs_dir) / stem
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(out / "student", target)
+        _normalise(target / f"{stem}.ipynb")
+        zips = sorted((out / "autograder").glob("*.zip"))
+        if zips and autograder_dir:
+            Path(autograder_dir).mkdir(parents=True, exist_ok=True)
+            shutil.copy(zips[-1], Path(autograder_dir) / f"{stem}.zip")
+    return target
+
+
+def execute(solution, timeout=900):
+    """Run a solution top to bottom in place (outputs saved), as nbval will compare them."""
+    import nbformat
+    from nbclient import NotebookClient
+    nb = nbformat.read(solution, as_version=4)
+    NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                   resources={"metadata": {"path": str(Path(solution).parent)}}).execute()
+    nbformat.write(nb, solution)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m cephlab.course.notebooks", description=__doc__.splitlines()[0])
+    ap.add_argument("action", choices=["student", "execute"])
+    ap.add_argument("notebooks", nargs="*", type=Path)
+    args = ap.parse_args(argv)
+    notebooks = args.notebooks or solution_notebooks()
+    for nb in notebooks:
+        if args.action == "student":
+            print(f"student version of {nb.name} -> {generate_student(nb).relative_to(ROOT)}")
+        else:
+            print(f"executing {nb.name} ...", flush=True)
+            execute(nb)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,156 @@
+"""The sandbox `cephlab grade` runs each submission in: bubblewrap (bwrap), no container engine.
+
+    box = Sandbox(memory_mib=2048)
+    box.check()                                        # SandboxError says what is missing
+    argv = box.command(job, ["python", "-m", "otter", "run", ...], shared)   # then exec it
+
+A learner's notebook is code the instructor runs. Each grading gets its own namespaces
+(bwrap --unshare-all: user, pid, network, ipc, uts, cgroup) and sees only:
+
+- read-only: /usr (with /bin, /lib, ... as its symlinks), the Python environment (sys.prefix and
+  its base), the project's public packages cephlab/, models/ and data/, a generated /etc (hosts,
+  passwd, nsswitch) and a few system files programs need (ld.so.cache, fonts, localtime);
+- read-write: the job folder (/grading: the grading copy, the autograder, otter's output), and a
+  size-capped tmpfs for /tmp and the home folder.
+
+Nothing else exists inside: not solutions/, not the instructor's home or keys, not other
+submissions. The network namespace has only its own loopback, so nothing outside is reachable,
+not even a port on the host's 127.0.0.1. The process runs as uid 65534 with no capabilities, and
+cannot make further user namespaces. Memory: RLIMIT_AS (what `prlimit --as` sets) on every process
+of the sandbox; a MemoryError in a cell is recorded by an IPython start-up hook in
+/grading/out/MEMORY_ERROR, and grading reports it instead of a score. Time: the caller's timeout
+kills bwrap, and with it (--die-with-parent, pid namespace) everything inside.
+"""
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from cephlab.course.notebooks import ROOT
+
+JOB = "/grading"                   # the job folder, as the sandbox sees it
+HOME = "/home/grader"
+UID = 65534                        # "nobody": owns nothing that is bound in
+MEMORY_MARKER = "MEMORY_ERROR"     # written into JOB/out by the start-up hook below
+PUBLIC_PACKAGES = ("cephlab", "models", "data")    # what the autograder's tests import or read
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
+                "/etc/localtime", "/etc/fonts", "/etc/mime.types", "/etc/ssl/certs")
+ENV = {  # besides HOME and PATH; fewer threads keep the kernel's address space and CPU share small
+    "LANG": "C.UTF-8", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+    "MALLOC_ARENA_MAX": "2", "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg",
+}
+ETC = {
+    "hosts": "127.0.0.1 localhost\n::1 localhost\n",      # otter's log server binds "localhost"
+    "nsswitch.conf": "passwd: files\ngroup: files\nhosts: files\n",
+    "passwd": f"grader:x:{UID}:{UID}:grader:{HOME}:/bin/sh\n",
+    "group": f"grader:x:{UID}:\n",
+}
+# Runs in the kernel at start-up (IPython profile start-up file): a MemoryError in any cell leaves
+# a marker, because otter carries on past failing cells and would grade on silently.
+MEMORY_HOOK = f'''
+def _cephlab_note_memory_error(result):
+    if isinstance(result.error_in_exec, MemoryError):
+        with open("{JOB}/out/{MEMORY_MARKER}", "a") as f:
+            f.write(repr(result.info.raw_cell[:200]) + "\\n")
+get_ipython().events.register("post_run_cell", _cephlab_note_memory_error)
+'''
+
+
+class SandboxError(RuntimeError):
+    """The sandbox cannot run here (bwrap missing, or namespaces not allowed)."""
+
+
+def bwrap() -> str:
+    path = shutil.which("bwrap")
+    if not path:
+        raise SandboxError("bwrap (Debian package bubblewrap) is not installed: run `make setup`, which "
+                           "installs it, or grade with --no-sandbox (learners' code then runs as you, "
+                           "with your files and network)")
+    return path
+
+
+def python_roots() -> list[Path]:
+    """The Python environment's folders outside /usr (a venv, a conda env), read-only inside."""
+    roots = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    return sorted(p for p in roots if not p.is_relative_to("/usr"))
+
+
+def write_shared(folder: Path) -> Path:
+    """The files every sandbox of a batch shares read-only: /etc's few files and the hook."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, body in ETC.items():
+        (folder / name).write_text(body, encoding="utf-8")
+    (folder / "memory_hook.py").write_text(MEMORY_HOOK, encoding="utf-8")
+    return folder
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    memory_mib: int = 2048            # address space per process; a kernel needs ~0.6 GiB
+    tmp_mib: int = 256                # each of /tmp and the home folder (tmpfs, counted as memory)
+    file_mib: int = 256               # the largest file a process may write (RLIMIT_FSIZE)
+    root: Path = ROOT
+
+    def binds(self, job: Path, shared: Path, ro: dict) -> list[str]:
+        args = ["--ro-bind", "/usr", "/usr"]
+        for link in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+            target = Path("/") / link
+            if target.is_symlink():                      # merged /usr: /lib -> usr/lib
+                args += ["--symlink", os.readlink(target), str(target)]
+            elif target.is_dir():
+                args += ["--ro-bind", str(target), str(target)]
+        for path in SYSTEM_FILES:
+            args += ["--ro-bind-try", path, path]
+        for name in ETC:
+            args += ["--ro-bind", str(shared / name), f"/etc/{name}"]
+        size = str(self.tmp_mib * 2**20)
+        # the tmpfs first: a checkout (and its .venv) under /tmp is bound on top of it, not hidden
+        args += ["--proc", "/proc", "--dev", "/dev", "--size", size, "--tmpfs", "/tmp",
+                 "--size", size, "--tmpfs", HOME]
+        for path in python_roots() + [self.root / p for p in PUBLIC_PACKAGES]:
+            args += ["--ro-bind", str(path), str(path)]
+        args += ["--ro-bind", str(shared / "memory_hook.py"),
+                 f"{HOME}/.ipython/profile_default/startup/00-cephlab-grading.py",
+                 "--bind", str(job), JOB]
+        for inside, outside in ro.items():               # after JOB: files inside it, read-only
+            args += ["--ro-bind", str(outside), inside]
+        return args
+
+    def command(self, job: Path, argv: list[str], shared: Path, env: dict | None = None,
+                ro: dict | None = None) -> list[str]:
+        """bwrap's command line running argv in JOB (job/ outside), with env (plus ENV, HOME, PATH)
+        and ro {path inside: file outside} bound read-only (e.g. the autograder)."""
+        path = f"{Path(sys.executable).parent}:/usr/bin:/bin"
+        setenv = {**ENV, **(env or {}), "HOME": HOME, "PATH": path}
+        return [bwrap(), "--unshare-all", "--unshare-user", "--disable-userns", "--uid", str(UID),
+                "--gid", str(UID), "--cap-drop", "ALL", "--die-with-parent", "--new-session",
+                *self.binds(Path(job), Path(shared), ro or {}), "--chdir", JOB, "--clearenv",
+                *[a for k, v in sorted(setenv.items()) for a in ("--setenv", k, v)], "--", *argv]
+
+    def limit(self) -> None:
+        """Set the memory and file-size limits on this process (call in the child before exec):
+        bwrap and everything inside inherit them."""
+        memory, size = self.memory_mib * 2**20, self.file_mib * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+    def check(self, shared: Path) -> None:
+        """Start an empty sandbox once: raises SandboxError with the reason when it cannot."""
+        job = shared / "check-job"
+        job.mkdir(exist_ok=True)
+        try:
+            run = subprocess.run(self.command(job, ["/bin/true"], shared), capture_output=True,
+                                 text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            raise SandboxError(f"bwrap could not start: {err}") from err
+        if run.returncode != 0:
+            raise SandboxError(
+                f"bwrap cannot make a sandbox here: {run.stderr.strip()[:300]}\n"
+                "It needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
+                "or root). In a container without them, grade with --no-sandbox on a machine you do "
+                "not mind learners' code running on.")

@@ -1,0 +1,304 @@
+"""CephFS for the labs: add an MDS and a file system to a running lab cluster, mount it with
+ceph-fuse, and a small mdtest-like metadata benchmark (create, stat, rename, remove).
+
+    fs = CephFS.ensure(lab)                    # uses the cluster's CephFS, or creates one for the lab
+    mnt = fs.mount()                           # a ceph-fuse mount in a temp folder
+    result = metadata_bench([mnt], files=200, workers=4, layout="shared")
+    fs.close()                                 # unmount; remove what ensure() created
+
+The cluster may already have a CephFS (`cephlab up --mds`): then the lab works in a `labNN-`
+folder inside it and leaves the file system alone. Otherwise ensure() creates the pools through
+the LabSession (so lab.cleanup() deletes them), a file system named after them and starts mds.a,
+whose key every lab cluster has from its creation; close() removes the file system and stops the
+MDS before lab.cleanup() deletes the pools.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import struct
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cephlab.backends.native import daemons
+from cephlab.backends.native import lifecycle as native
+from cephlab.core import teardown
+from cephlab.core.errors import ClusterError
+
+OPS = ("create", "stat", "rename", "remove")
+
+
+class CephFS:
+    """One file system of a lab cluster, its ceph-fuse mounts, and what to undo at the end."""
+
+    def __init__(self, cluster, name, prefix, created=False, started_mds=False):
+        self.cluster, self.name, self.prefix = cluster, name, prefix
+        self.created, self.started_mds = created, started_mds
+        self.mounts = []
+
+    # -- set up ------------------------------------------------------------------------------------
+    @staticmethod
+    def remove_leftovers(cluster, prefix):
+        """Undo an interrupted run of the lab `prefix` ("lab09-"): unmount its ceph-fuse mounts,
+        remove its file system and stop an MDS the cluster was not created with. Call it before
+        LabSession(), which cannot delete pools that a file system still uses."""
+        done = [f"unmounted {point}" for point in unmount_all(str(cluster.dir / "tmp" / f"{prefix}fuse-"))]
+        for fs in cluster.client.mon("fs ls"):
+            if fs["name"] == f"{prefix}fs":
+                cluster.client.mon("fs fail", fs_name=fs["name"])
+                cluster.client.mon("fs rm", fs_name=fs["name"], yes_i_really_mean_it=True)
+                done.append(f"removed file system {fs['name']}")
+        if (not cluster.client.mon("fs ls") and not cluster.state.get("mds")
+                and daemons.running_pid(cluster.dir, "mds.a")):
+            daemons.stop(cluster.dir, ["mds.a"], graceful=True)
+            done.append("stopped mds.a")
+        return done
+
+    @classmethod
+    def ensure(cls, lab, timeout=60):
+        """The cluster's CephFS if it has one with an active MDS, else a new one for this lab."""
+        c = lab.cluster
+        existing = [fs["name"] for fs in c.client.mon("fs ls")]
+        if existing and active_mds(c):
+            return cls(c, existing[0], lab.prefix)
+        if existing:
+            raise ClusterError(f"the cluster has a file system ({existing[0]}) but no active MDS; "
+                               "`cephlab up` restarts a stopped MDS")
+        meta = lab.replicated_pool("cephfs-meta", size=min(3, len(c.ceph("osd", "ls"))), pg_num=8,
+                                   application="")
+        data = lab.replicated_pool("cephfs-data", size=min(3, len(c.ceph("osd", "ls"))), pg_num=8,
+                                   application="")
+        name = lab.name("fs")
+        c.client.mon("fs new", fs_name=name, metadata=meta, data=data)
+        started = False
+        if not daemons.running_pid(c.dir, "mds.a"):
+            native.start_daemon(c.dir, "mds.a")
+            started = True
+        fs = cls(c, name, lab.prefix, created=True, started_mds=started)
+        fs.wait_active(timeout)
+        return fs
+
+    def wait_active(self, timeout=60):
+        deadline = time.monotonic() + timeout
+        while not active_mds(self.cluster):
+            if time.monotonic() > deadline:
+                raise ClusterError(f"no MDS became active for {self.name} within {timeout} s; see "
+                                   f"{daemons.log_path(self.cluster.dir, 'mds.a')}")
+            time.sleep(0.25)
+
+    # -- mounts ------------------------------------------------------------------------------------
+    def mount(self, timeout=30):
+        """Mount the file system with ceph-fuse (one more client session); returns the lab's
+        folder inside it (`<mount>/labNN-work`, created if missing)."""
+        if not shutil.which("ceph-fuse"):
+            raise ClusterError("ceph-fuse is not installed: sudo apt-get install ceph-fuse")
+        if not os.access("/dev/fuse", os.R_OK | os.W_OK):
+            raise ClusterError("/dev/fuse is not usable by this user: run as root, or add the user "
+                               "to the fuse group (and user_allow_other in /etc/fuse.conf)")
+        point = Path(tempfile.mkdtemp(prefix=f"{self.prefix}fuse-", dir=self.cluster.dir / "tmp"))
+        deadline = time.monotonic() + timeout
+        while True:
+            proc = subprocess.run(
+                ["ceph-fuse", "-c", self.cluster.conf, "--id", "admin", "-k", self.cluster.keyring,
+                 "--client_fs", self.name, "--pid_file=", str(point)], capture_output=True,
+                text=True, timeout=timeout)
+            # a new MDS is active in the fs map a moment before clients are told: retry then
+            if proc.returncode == 0 or "no MDS server is up" not in proc.stderr + proc.stdout \
+                    or time.monotonic() > deadline:
+                break
+            time.sleep(1)
+        if proc.returncode != 0:
+            point.rmdir()
+            raise ClusterError(f"ceph-fuse could not mount {self.name}: "
+                               f"{(proc.stderr or proc.stdout).strip()[-400:]}")
+        self.mounts.append(point)
+        work = point / f"{self.prefix}work"
+        work.mkdir(exist_ok=True)
+        return work
+
+    def unmount_all(self):
+        for point in reversed(self.mounts):
+            teardown.attempt(f"unmount {point}", unmount, point)
+        self.mounts.clear()
+
+    # -- undo --------------------------------------------------------------------------------------
+    def close(self):
+        """Remove the lab's folder, unmount, and undo ensure(): fail and remove the file system
+        it created and stop the MDS it started (the pools go with lab.cleanup())."""
+        if self.mounts:
+            shutil.rmtree(self.mounts[0] / f"{self.prefix}work", ignore_errors=True)
+        self.unmount_all()
+        if self.created:
+            self.cluster.client.mon("fs fail", fs_name=self.name)
+            self.cluster.client.mon("fs rm", fs_name=self.name, yes_i_really_mean_it=True)
+        if self.started_mds:
+            daemons.stop(self.cluster.dir, ["mds.a"], graceful=True)
+        self.created = self.started_mds = False
+
+
+def active_mds(cluster):
+    """Names of the MDS daemons in state up:active."""
+    fsmap = cluster.client.mon("fs dump")
+    return [info["name"] for fs in fsmap.get("filesystems", [])
+            for info in fs["mdsmap"].get("info", {}).values() if info.get("state") == "up:active"]
+
+
+def admin_socket(path, prefix, timeout=10, **args):
+    """One command to a daemon's admin socket (what `ceph daemon` does): JSON in, JSON out.
+
+    The protocol: send the command as JSON and a NUL byte; the daemon answers with a 4-byte
+    big-endian length and the payload. Milliseconds, where a `ceph tell` costs a CLI start.
+    """
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(timeout)
+        sock.connect(str(path))
+        sock.sendall(json.dumps({"prefix": prefix, "format": "json", **args}).encode() + b"\0")
+        head = b""
+        while len(head) < 4:
+            chunk = sock.recv(4 - len(head))
+            if not chunk:
+                raise ClusterError(f"{path} closed the connection before answering {prefix!r}")
+            head += chunk
+        size = struct.unpack(">I", head)[0]
+        body = b""
+        while len(body) < size:
+            chunk = sock.recv(size - len(body))
+            if not chunk:
+                break
+            body += chunk
+    return json.loads(body)
+
+
+def mds_requests(cluster, name="mds.a"):
+    """Client requests the MDS has received so far (perf counter mds.request)."""
+    return admin_socket(cluster.dir / "run" / f"{name}.asok", "perf dump")["mds"]["request"]
+
+
+def mds_cpu_seconds(cluster, name="mds.a"):
+    """CPU seconds (user + system, all threads) the MDS process has used so far."""
+    pid = daemons.running_pid(cluster.dir, name)
+    if not pid:
+        raise ClusterError(f"{name} is not running on this machine")
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def unmount_all(prefix: str) -> list[str]:
+    """Unmount every mount point whose path starts with `prefix`; returns those released.
+
+    A failure is reported in one line (teardown.attempt) and the others still go."""
+    points = [mount_point(line) for line in Path("/proc/mounts").read_text().splitlines()]
+    points = [p for p in points if p.startswith(prefix)]
+    return [p for p in points if teardown.attempt(f"unmount {p}", unmount, p)]
+
+
+def mount_point(line: str) -> str:
+    """The mount point of one /proc/mounts line; the kernel writes a space, tab, newline or
+    backslash in a path as an octal escape (\\040 for a space), which is undone here."""
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[1])
+
+
+def unmount(point: str | os.PathLike) -> None:
+    """Unmount a ceph-fuse mount and remove its mount point (teardown.unmount); a busy mount is
+    detached lazily and said so, since its ceph-fuse lives on until the last user leaves it."""
+    if teardown.unmount(point) == "detached":
+        teardown.report(f"{point} was busy (a process has a file or its working folder there); "
+                        "detached it: it goes once that process ends")
+
+
+# -- the benchmark --------------------------------------------------------------------------------------
+@dataclass
+class BenchResult:
+    """ops/s and mean latency (s) per operation, for one layout and worker count."""
+    layout: str
+    workers: int
+    files: int
+    ops_per_s: dict = field(default_factory=dict)
+    latency_s: dict = field(default_factory=dict)
+    requests: dict = field(default_factory=dict)    # MDS requests per phase (when counted)
+
+    def requests_per_op(self, op):
+        return self.requests[op] / (self.workers * self.files)
+
+
+def _worker_dirs(roots, workers, layout, tag):
+    """Each worker's folder: one shared folder per root, or one folder per worker."""
+    dirs = []
+    for w in range(workers):
+        root = Path(roots[w % len(roots)])
+        d = root / (f"{tag}-shared" if layout == "shared" else f"{tag}-w{w}")
+        dirs.append(d)
+    for d in set(dirs):
+        d.mkdir(parents=True, exist_ok=True)
+    return dirs
+
+
+def metadata_bench(roots, files=100, workers=4, layout="shared", tag="md", counter=None):
+    """Each of `workers` threads creates, stats, renames and removes `files` empty files, one
+    phase at a time (all workers start a phase together), like mdtest's file phases.
+
+    roots: folders to work in (e.g. one per ceph-fuse mount: worker w uses roots[w % len]); with
+    several mounts of the same file system, "shared" is one folder on the file system seen by
+    every client. layout: "shared" (all workers in one folder, as mdtest's shared-directory
+    mode) or "separate" (a folder per worker, mdtest -u). Returns a BenchResult: ops/s = all
+    workers' operations / the phase's wall time; latency = mean time per operation.
+    counter: optional callable returning a running count (e.g. lambda: mds_requests(c)); its
+    increase over each phase goes to result.requests.
+    """
+    if layout not in ("shared", "separate"):
+        raise ValueError(f"layout must be 'shared' or 'separate', got {layout!r}")
+    if files < 1 or workers < 1:
+        raise ValueError(f"files and workers must be >= 1, got files={files}, workers={workers}")
+    dirs = _worker_dirs(roots, workers, layout, tag)
+    result = BenchResult(layout, workers, files)
+    for op in OPS:
+        barrier = threading.Barrier(workers + 1)
+        spent = [0.0] * workers
+        errors = []
+
+        def work(w):
+            names = [dirs[w] / f"f{w}-{i}" for i in range(files)]
+            barrier.wait()
+            t = time.perf_counter()
+            try:
+                for p in names:
+                    if op == "create":
+                        os.close(os.open(p, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+                    elif op == "stat":
+                        os.stat(p)
+                    elif op == "rename":
+                        os.rename(p, p.with_name(p.name + ".r"))
+                    else:
+                        os.unlink(p.with_name(p.name + ".r"))
+            except OSError as e:
+                errors.append(e)
+            spent[w] = time.perf_counter() - t
+
+        threads = [threading.Thread(target=work, args=(w,)) for w in range(workers)]
+        for th in threads:
+            th.start()
+        before = counter() if counter else None
+        barrier.wait()
+        t0 = time.perf_counter()
+        for th in threads:
+            th.join()
+        wall = time.perf_counter() - t0
+        if counter:
+            result.requests[op] = counter() - before
+        if errors:
+            raise ClusterError(f"{op} failed in {layout} folders: {errors[0]}")
+        result.ops_per_s[op] = workers * files / wall
+        result.latency_s[op] = sum(spent) / (workers * files)
+    for d in set(dirs):             # with several mounts, one shared folder has several paths
+        try:
+            d.rmdir()
+        except FileNotFoundError:
+            pass
+    return result

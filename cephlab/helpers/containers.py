@@ -1,0 +1,206 @@
+"""Lab 11 helpers: the cephadm cluster of vagrant/ seen as containers and hosts.
+
+    ok, why = vagrant_ready()                      # the lab's cluster part runs only when ok
+    orch_ps(c)                                     # one row per daemon container (`ceph orch ps`)
+    redeploy(c, "osd.3")                           # new container, same data: before/after rows
+    placement = pool_placement(c, pool)            # up sets: the cluster's and models.crush's
+    host_down(c, "ceph3") ... host_up(c, "ceph3")  # `vagrant halt` / `vagrant up` one node
+
+The placement functions work on any cluster (tests run them on the native one); the rest needs
+cephadm (`ceph orch`) and Vagrant.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import time
+
+from models.crush import objects, parse_json
+
+from cephlab.backends.vagrant import lifecycle as vagrant
+from cephlab.core.errors import ClusterError
+
+SKIP = ("skipped: needs the Vagrant cluster (make vagrant-check / cephlab up --backend vagrant, "
+        "then run the notebook with CEPHLAB_BACKEND=vagrant)")
+
+
+def vagrant_ready():
+    """(True, "") when this notebook should use the Vagrant cluster, else (False, the reason)."""
+    if os.environ.get("CEPHLAB_BACKEND") != "vagrant":
+        return False, "CEPHLAB_BACKEND is not 'vagrant'"
+    if not (vagrant.export_dir() / "ceph.conf").is_file():
+        return False, f"no exported ceph.conf in {vagrant.export_dir()}"
+    return True, ""
+
+
+# -- daemons as containers -------------------------------------------------------------------------
+def orch_ps(cluster, refresh=False):
+    """One dict per daemon from `ceph orch ps` (host, daemon, container id, status, started)."""
+    args = ["orch", "ps"] + (["--refresh"] if refresh else [])
+    rows = []
+    for d in cluster.ceph(*args, timeout=60):
+        rows.append({"host": d["hostname"], "daemon": f"{d['daemon_type']}.{d['daemon_id']}",
+                     "container": (d.get("container_id") or "")[:12],
+                     "status": d.get("status_desc", "?"), "started": d.get("started"),
+                     "image": d.get("container_image_name", "")})
+    return sorted(rows, key=lambda r: (r["host"], r["daemon"]))
+
+
+def daemon_counts(rows):
+    """{daemon type: count} of orch_ps rows that are running."""
+    counts = {}
+    for r in rows:
+        if r["status"] == "running":
+            kind = r["daemon"].split(".")[0]
+            counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
+def _row(cluster, daemon):
+    return next((r for r in orch_ps(cluster, refresh=True) if r["daemon"] == daemon), None)
+
+
+def redeploy(cluster, daemon, timeout=300, interval=2.0):
+    """`ceph orch daemon redeploy DAEMON`: cephadm removes its container and starts a new one
+    from the image, on the same host data dir. Waits until `ceph orch ps` shows a running
+    container with a new id (and, for an OSD, until it is up again).
+    Returns (row before, row after, seconds)."""
+    before = _row(cluster, daemon)
+    if before is None:
+        raise ClusterError(f"`ceph orch ps` lists no {daemon}: pick one of its daemons")
+    t0 = time.monotonic()
+    cluster.ceph("orch", "daemon", "redeploy", daemon, timeout=120)
+    while True:
+        after = _row(cluster, daemon)
+        if after and after["status"] == "running" and after["container"] not in ("", before["container"]):
+            break
+        if time.monotonic() - t0 > timeout:
+            raise ClusterError(f"{daemon} not running in a new container {timeout} s after the "
+                               f"redeploy (last: {after}); see `ceph orch ps` and `ceph health detail`")
+        time.sleep(interval)
+    if daemon.startswith("osd."):
+        cluster.wait_osd(int(daemon.split(".")[1]), up=True, timeout=timeout)
+    return before, after, time.monotonic() - t0
+
+
+def osd_uuid(cluster, osd_id):
+    """The OSD's own uuid from the osdmap: written in its data dir at creation, so a new
+    container that finds it again is the same OSD."""
+    return next(o["uuid"] for o in cluster.ceph("osd", "dump")["osds"] if o["osd"] == int(osd_id))
+
+
+# -- hosts and placement ----------------------------------------------------------------------------
+def hosts(cluster):
+    """{host: [osd ids]} from the CRUSH tree."""
+    nodes = cluster.ceph("osd", "tree")["nodes"]
+    return {n["name"]: sorted(n.get("children", [])) for n in nodes if n["type"] == "host"}
+
+
+def pool_placement(cluster, pool):
+    """{pgid: (cluster's up set, models.crush's up set)} for every PG of `pool`, from one
+    `osd dump`, `osd crush dump` and the mgr's PG stats."""
+    cmap = parse_json.parse(cluster.ceph("osd", "crush", "dump"))
+    pools, state = objects.from_osd_dump(cluster.ceph("osd", "dump"))
+    p = pools[pool]
+    model = {m["pgid"]: m["up"] for m in objects.pgs_to_osds(cmap, p, range(p.pg_num), state)}
+    stats = cluster.client.mgr("pg ls-by-pool", poolstr=pool)
+    pgs = stats.get("pg_stats", []) if isinstance(stats, dict) else stats
+    return {pg["pgid"]: (list(pg["up"]), model.get(pg["pgid"])) for pg in pgs}
+
+
+def pool_states(cluster, pool):
+    """{pgid: state} of the PGs of `pool` (the mgr's view)."""
+    stats = cluster.client.mgr("pg ls-by-pool", poolstr=pool)
+    pgs = stats.get("pg_stats", []) if isinstance(stats, dict) else stats
+    return {pg["pgid"]: pg["state"] for pg in pgs}
+
+
+def pool_stat(cluster, pool, key):
+    """Sum of one stat_sum counter (e.g. "num_objects_recovered") over the PGs of `pool`."""
+    stats = cluster.client.mgr("pg ls-by-pool", poolstr=pool)
+    pgs = stats.get("pg_stats", []) if isinstance(stats, dict) else stats
+    return sum(pg["stat_sum"].get(key, 0) for pg in pgs)
+
+
+def wait_states(cluster, pool, done, timeout=180, interval=1.0):
+    """Poll pool_states until done(states) is true; returns (states, seconds)."""
+    t0 = time.monotonic()
+    while True:
+        states = pool_states(cluster, pool)
+        if states and done(states):
+            return states, time.monotonic() - t0
+        if time.monotonic() - t0 > timeout:
+            raise ClusterError(f"PGs of {pool} did not settle in {timeout} s: "
+                               f"{sorted(set(states.values()))}")
+        time.sleep(interval)
+
+
+def wait_settled(cluster, pool, gone, timeout=180, interval=1.0):
+    """After the OSDs `gone` stop: wait until the mgr's PG stats of `pool` no longer place any of
+    them in an up set (so the states are not the picture from before) and no PG is peering.
+    Returns ({pgid: state}, seconds)."""
+    gone = {int(o) for o in gone}
+    busy = ("peering", "activating", "unknown")
+    t0 = time.monotonic()
+    while True:
+        stats = cluster.client.mgr("pg ls-by-pool", poolstr=pool)
+        pgs = stats.get("pg_stats", []) if isinstance(stats, dict) else stats
+        states = {pg["pgid"]: pg["state"] for pg in pgs}
+        if pgs and not any(gone & set(pg["up"]) for pg in pgs) and \
+                not any(b in s for s in states.values() for b in busy):
+            return states, time.monotonic() - t0
+        if time.monotonic() - t0 > timeout:
+            raise ClusterError(f"PGs of {pool} still map to {sorted(gone)} or peer after {timeout} s: "
+                               f"{sorted(set(states.values()))}")
+        time.sleep(interval)
+
+
+def osds_down(cluster, osds):
+    """True when every OSD in `osds` is marked down in the osdmap."""
+    up = {o["osd"]: o["up"] for o in cluster.ceph("osd", "dump")["osds"]}
+    return all(not up.get(int(o), 0) for o in osds)
+
+
+def wait_osds(cluster, osds, up, timeout=300, interval=1.0):
+    """Wait until every OSD of `osds` is up (or down); returns the seconds waited."""
+    t0 = time.monotonic()
+    while True:
+        states = {o["osd"]: bool(o["up"]) for o in cluster.ceph("osd", "dump")["osds"]}
+        if all(states.get(int(o)) == up for o in osds):
+            return time.monotonic() - t0
+        if time.monotonic() - t0 > timeout:
+            raise ClusterError(f"OSDs {sorted(osds)} not all {'up' if up else 'down'} after {timeout} s")
+        time.sleep(interval)
+
+
+# -- a whole node -----------------------------------------------------------------------------------
+def host_down(cluster, host, timeout=300):
+    """`vagrant halt HOST` (a clean shutdown: its OSDs tell the monitors they stop); waits until
+    the monitors mark its OSDs down. Returns seconds."""
+    osds = hosts(cluster)[host]
+    t0 = time.monotonic()
+    vagrant._vagrant(["halt", host])
+    wait_osds(cluster, osds, up=False, timeout=timeout)
+    return time.monotonic() - t0
+
+
+def host_up(cluster, host, timeout=600):
+    """`vagrant up HOST` (no provisioning); systemd starts its daemons' containers again.
+    Waits until its OSDs are up. Returns seconds."""
+    osds = hosts(cluster)[host]
+    t0 = time.monotonic()
+    vagrant._vagrant(["up", host, "--no-provision"])
+    wait_osds(cluster, osds, up=True, timeout=timeout)
+    return time.monotonic() - t0
+
+
+def ping_ms(address, count=5):
+    """Average round-trip time to `address` in ms (`ping`), or None when ping is missing."""
+    try:
+        out = subprocess.run(["ping", "-c", str(count), "-i", "0.2", "-q", address],
+                             capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"= [\d.]+/([\d.]+)/", out)
+    return float(m.group(1)) if m else None

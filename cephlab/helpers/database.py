@@ -1,0 +1,267 @@
+"""A PostgreSQL server on Ceph and one on the local disk, for lab 10 (database on Ceph).
+
+    bench = DatabaseBench(cluster, pool)          # root only: loop device + mount (see below)
+    bench.setup()                                 # RBD image -> ext4, two servers, pgbench tables
+    bench.fsync_ms("ceph"), bench.fsync_ms("local")        # one 8 KiB WAL-like write + fdatasync
+    bench.pgbench("ceph", clients=8, transactions=256)     # {"tps", "latency_ms", "wall_s", ...}
+    bench.close()                                 # stop servers, unmount, remove the work folder
+
+How the Ceph side is built, and why. This machine's kernel has no rbd/nbd/ceph modules, so the
+RBD image is exposed as a file by rbd-fuse (librbd in user space), a loop device turns that file
+into a block device, and ext4 on it holds the data directory -- the same stack a VM with an RBD
+disk has (a local file system over a replicated block device). An fdatasync in PostgreSQL
+becomes an ext4 flush, then a loop flush, then fsync on the rbd-fuse file, which librbd turns
+into a flush that waits for every replica's acknowledgement.
+
+Who runs the server. PostgreSQL refuses to run as root. As root (the lab VM, CI) the servers run
+as the `postgres` user that Debian's postgresql package creates, through `runuser`; their work
+folder is under /var/tmp (disk-backed, unlike a tmpfs /tmp, and reachable by that user, unlike
+/root). Loop devices and mount need root, so a learner without root (a shared JupyterHub) cannot
+build the Ceph side this way: the lab says so and stops; CephFS through ceph-fuse (needs an MDS
+and user_allow_other in /etc/fuse.conf) would be the non-root route.
+"""
+from __future__ import annotations
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from cephlab.core import teardown
+from cephlab.core.errors import ClusterError, SetupError
+
+WORK_ROOT = Path(os.environ.get("CEPHLAB_DB_WORK", "/var/tmp"))
+DB_USER = "postgres"
+PG_OPTIONS = {                      # durable commits, no checkpoint or autovacuum during the runs
+    "listen_addresses": "''", "port": "5432", "fsync": "on", "synchronous_commit": "on",
+    "wal_sync_method": "fdatasync", "shared_buffers": "32MB", "max_connections": "40",
+    "checkpoint_timeout": "30min", "max_wal_size": "1GB", "autovacuum": "off",
+}
+INSTALL_HINT = "sudo apt-get install postgresql postgresql-contrib"
+
+
+def pg_bin_dir():
+    """Folder with initdb, pg_ctl and pgbench: $CEPHLAB_PG_BIN, else Debian's newest
+    /usr/lib/postgresql/N/bin, else wherever pg_ctl is on PATH."""
+    if os.environ.get("CEPHLAB_PG_BIN"):
+        return Path(os.environ["CEPHLAB_PG_BIN"])
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"),
+                   key=lambda p: int(re.search(r"/(\d+)/bin", p).group(1)))
+    if found:
+        return Path(found[-1]).parent
+    if shutil.which("pg_ctl"):
+        return Path(shutil.which("pg_ctl")).resolve().parent
+    raise SetupError(f"PostgreSQL is not installed (no pg_ctl found): {INSTALL_HINT}")
+
+
+def _run(cmd, what, timeout=120, **kw):
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    if proc.returncode != 0:
+        raise ClusterError(f"{what} failed (exit {proc.returncode}): "
+                           f"{(proc.stderr or proc.stdout).strip()[-600:]}")
+    return proc.stdout
+
+
+def fsync_latencies_ms(folder, writes=100, size=8192, segment_blocks=16):
+    """ms per (pwrite of `size` bytes + fdatasync) in a preallocated file, as a WAL commit does.
+
+    The file is written and synced once first, so each timed write overwrites allocated blocks
+    (like PostgreSQL's preallocated 16 MiB WAL segments) and fdatasync has no metadata to add.
+    """
+    path = Path(folder) / "fsync-probe"
+    block = os.urandom(size)
+    fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+    try:
+        os.pwrite(fd, block * segment_blocks, 0)
+        os.fsync(fd)
+        out = []
+        for i in range(writes):
+            t0 = time.perf_counter()
+            os.pwrite(fd, block, (i % segment_blocks) * size)
+            os.fdatasync(fd)
+            out.append((time.perf_counter() - t0) * 1e3)
+        return out
+    finally:
+        os.close(fd)
+        path.unlink(missing_ok=True)
+
+
+class DatabaseBench:
+    """Two PostgreSQL servers with pgbench tables: one on an RBD image, one on the local disk."""
+
+    def __init__(self, cluster, pool, image="pgdata", size_mib=512):
+        if os.geteuid() != 0:
+            raise ClusterError("the Ceph side of this lab mounts ext4 on an RBD image through a "
+                               "loop device, which needs root; run it where you are root (the "
+                               "lab VM, `make lab` on your own machine), or ask an admin")
+        self.cluster, self.pool, self.image, self.size_mib = cluster, pool, image, size_mib
+        self.bin = pg_bin_dir()
+        self.work = work_folder(cluster.name)
+        self.rbd_dir, self.mnt = self.work / "rbd", self.work / "mnt"
+        self.data = {"local": self.work / "local" / "pgdata", "ceph": self.mnt / "pgdata"}
+        self.sock = {name: self.work / f"sock-{name}" for name in self.data}
+        self.loop = None
+
+    # -- building and removing ------------------------------------------------------------
+    def setup(self, scale=1):
+        """Make the RBD image an ext4 mount, create one database, copy it to both places,
+        start both servers. Removes what an unfinished earlier run left first."""
+        remove_leftovers(self.work, self.bin)
+        self._delete_image()
+        for d in (self.rbd_dir, self.mnt, self.work / "local", *self.sock.values()):
+            d.mkdir(parents=True, exist_ok=True)
+        self.cluster.create_rbd_image(self.pool, self.image, self.size_mib)
+        self._mount_rbd()
+        self._create_database(scale)
+        for name in self.data:
+            self.start(name)
+
+    def _mount_rbd(self):
+        _run(["rbd-fuse", "-c", self.cluster.conf, "-p", self.pool, str(self.rbd_dir)], "rbd-fuse")
+        image_file = self.rbd_dir / self.image
+        deadline = time.monotonic() + 10
+        while not image_file.exists():
+            if time.monotonic() > deadline:
+                raise ClusterError(f"rbd-fuse did not show {self.pool}/{self.image} in {self.rbd_dir}")
+            time.sleep(0.1)
+        self.loop = _run(["losetup", "--find", "--show", str(image_file)], "losetup").strip()
+        _run(["mkfs.ext4", "-q", "-F", "-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1",
+              self.loop], "mkfs.ext4")
+        _run(["mount", self.loop, str(self.mnt)], "mount")
+
+    def _create_database(self, scale):
+        """initdb + pgbench tables once on the local disk, then an exact copy on Ceph (faster
+        than doing it twice); syncfs so no dirty page cache is left to flush during the runs."""
+        local = self.data["local"]
+        local.mkdir(mode=0o700)
+        for d in (local, self.work / "local", *self.sock.values()):
+            shutil.chown(d, DB_USER, DB_USER)
+        self._as_db(["initdb", "-N", "-A", "trust", "-U", DB_USER, "-D", str(local)], "initdb")
+        self.start("local")
+        self._as_db(["pgbench", "-q", "-i", "-s", str(scale), *self._conn("local"), "postgres"],
+                    "pgbench -i")
+        self.stop("local")
+        _run(["cp", "-a", str(local), str(self.data["ceph"])], "copying the database to Ceph")
+        _run(["sync", "-f", str(self.mnt)], "sync")
+        _run(["sync", "-f", str(local)], "sync")
+
+    def close(self):
+        """Stop both servers, unmount, detach, unmount rbd-fuse, delete the work folder and image."""
+        remove_leftovers(self.work, self.bin)
+        self._delete_image()
+
+    def _delete_image(self):
+        try:
+            self.cluster.delete_rbd_image(self.pool, self.image)
+        except Exception:       # not there (or the pool is gone): nothing to remove
+            pass
+
+    # -- servers ------------------------------------------------------------------------------
+    def _as_db(self, args, what, timeout=120):
+        cmd = [str(self.bin / args[0]), *args[1:]]
+        if os.geteuid() == 0:
+            cmd = ["runuser", "-u", DB_USER, "--", *cmd]
+        return _run(cmd, what, timeout=timeout, cwd="/")
+
+    def _conn(self, name):
+        return ["-h", str(self.sock[name]), "-p", PG_OPTIONS["port"], "-U", DB_USER]
+
+    def start(self, name):
+        opts = " ".join(f"-c {k}={v}" for k, v in PG_OPTIONS.items())
+        opts += f" -c unix_socket_directories={self.sock[name]}"
+        log = self.sock[name] / "server.log"
+        self._as_db(["pg_ctl", "-D", str(self.data[name]), "-l", str(log), "-w", "-o", opts,
+                     "start"], f"starting PostgreSQL ({name}; log {log})")
+
+    def stop(self, name):
+        self._as_db(["pg_ctl", "-D", str(self.data[name]), "-m", "fast", "-w", "stop"],
+                    f"stopping PostgreSQL ({name})")
+
+    # -- measuring ---------------------------------------------------------------------------
+    def fsync_ms(self, name, writes=100):
+        """Mean ms per 8 KiB write + fdatasync in the data directory's file system."""
+        lat = fsync_latencies_ms(self.data[name].parent, writes=writes)
+        return sum(lat) / len(lat)
+
+    def pgbench(self, name, clients, transactions=256, script="simple-update"):
+        """Run about `transactions` transactions in total over `clients` connections (seed 002's
+        fixed batch: each client runs ceil(transactions / clients)).
+
+        Returns {"clients", "transactions", "tps", "latency_ms", "wall_s"}: tps and latency as
+        pgbench reports them (connection set-up excluded), wall_s the whole batch.
+        """
+        per_client = -(-transactions // clients)
+        t0 = time.monotonic()
+        out = self._as_db(["pgbench", "-n", "-b", script, "-c", str(clients),
+                           "-j", str(min(clients, 2)), "-t", str(per_client), *self._conn(name),
+                           "postgres"], f"pgbench on {name}", timeout=600)
+        wall = time.monotonic() - t0
+        tps = float(re.search(r"tps = ([\d.]+)", out).group(1))
+        lat = float(re.search(r"latency average = ([\d.]+) ms", out).group(1))
+        return {"clients": clients, "transactions": per_client * clients, "tps": tps,
+                "latency_ms": lat, "wall_s": wall}
+
+
+def work_folder(cluster_name):
+    """Where DatabaseBench keeps the servers' folders and mounts for the cluster of that name."""
+    return WORK_ROOT / f"cephlab-{cluster_name}-lab10"
+
+
+def remove_leftovers_of(cluster):
+    """remove_leftovers for this cluster's work folder (call it before deleting the pool)."""
+    remove_leftovers(work_folder(cluster.name))
+
+
+def remove_leftovers(work, bin_dir=None):
+    """Undo what a DatabaseBench left in `work`: servers, mount, loop device, rbd-fuse, files.
+
+    Each step that fails is reported in one line (teardown.attempt) and the next one still runs,
+    so `cephlab down` reaches its daemons whatever state lab 10 left."""
+    work = Path(work)
+    if not work.exists():
+        return
+    for pid_file in work.glob("**/postmaster.pid"):
+        teardown.attempt(f"stop PostgreSQL in {pid_file.parent}", _stop_server, pid_file, bin_dir)
+    mnt, rbd_dir = work / "mnt", work / "rbd"
+    if os.path.ismount(mnt):
+        teardown.attempt(f"unmount {mnt}", teardown.unmount, mnt, fuse=False, remove=False)
+    for image_file in rbd_dir.glob("*") if os.path.ismount(rbd_dir) else []:
+        teardown.attempt(f"detach the loop devices of {image_file}", _detach_loops, image_file)
+    if os.path.ismount(rbd_dir):
+        teardown.attempt(f"unmount rbd-fuse at {rbd_dir}", teardown.unmount, rbd_dir, remove=False)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def _stop_server(pid_file: Path, bin_dir: str | os.PathLike | None = None) -> None:
+    """pg_ctl stop -m immediate; when that fails, SIGKILL the postmaster (its backends follow),
+    but only while its command line still names this data folder (never a recycled PID). A stale
+    postmaster.pid (no server runs) needs nothing."""
+    data = pid_file.parent
+    try:
+        pg_ctl = str(Path(bin_dir or pg_bin_dir()) / "pg_ctl")
+        cmd = [pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"]
+        teardown.run(["runuser", "-u", DB_USER, "--", *cmd] if os.geteuid() == 0 else cmd, cwd="/")
+    except (ClusterError, OSError, teardown.StepFailed, subprocess.TimeoutExpired) as e:
+        pid = _postmaster_pid(pid_file)
+        if pid is None:
+            return
+        teardown.kill(pid)
+        teardown.report(f"pg_ctl could not stop {data} ({teardown.reason(e)}); killed its postmaster {pid}")
+
+
+def _postmaster_pid(pid_file: Path) -> int | None:
+    """The running postmaster of this data folder, or None."""
+    try:
+        pid = int(pid_file.read_text().split()[0])
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except (OSError, ValueError, IndexError):
+        return None
+    return pid if str(pid_file.parent) in cmdline else None
+
+
+def _detach_loops(image_file: Path) -> None:
+    for line in teardown.run(["losetup", "-j", str(image_file)]).splitlines():
+        teardown.run(["losetup", "-d", line.split(":")[0]])

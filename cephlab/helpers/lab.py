@@ -1,0 +1,245 @@
+"""What a lab notebook needs around the cluster API: one session that remembers everything
+the lab changed, so its last cell can undo it all, and a re-run starts clean.
+
+    lab = LabSession("01", min_osds=3)          # connects; removes leftovers of an earlier run
+    pool = lab.replicated_pool("rep3", size=3)  # pool "lab01-rep3", deleted by cleanup()
+    lab.config_set("osd", "osd_max_backfills", 4)
+    lab.stop_osd(2)                             # restarted by cleanup() if still down
+    lab.add_osd()                               # removed again by cleanup()
+    lab.set_full_ratios(nearfull=0.1)           # osdmap ratios, restored by cleanup()
+    lab.cleanup()                               # reverts config, restarts OSDs, deletes pools
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from cephlab.cluster.tuning import restore as restore_config
+from cephlab.cluster.api import Cluster
+from cephlab.core.errors import ClusterError
+from cephlab.cluster.pools import Resources
+
+
+def cluster_name():
+    """The cluster labs use: $CEPHLAB_NAME (the test suite sets it), else "lab"."""
+    return os.environ.get("CEPHLAB_NAME", "lab")
+
+
+def connect():
+    return Cluster.connect(name=cluster_name())  # the same default Cluster.connect() uses
+
+
+class LabSession:
+    """A lab's changes to the cluster: pools/images (prefixed "labNN-"), config, stopped OSDs."""
+
+    def __init__(self, lab_id, min_osds=3, cluster=None):
+        self.prefix = f"lab{lab_id}-"
+        self.cluster = cluster or connect()
+        self.journal = Path(self.cluster.dir) / "lab-sessions" / f"lab{lab_id}.json"
+        self._undo_unfinished_runs()
+        self._require_osds(min_osds)
+        self._remove_leftovers()
+        self.resources = Resources(self.cluster)
+        self.tuning = self.cluster.tuning().__enter__()
+        self.stopped = set()
+        self.added_osds = []
+        self.full_ratios_before = None
+
+    def _require_osds(self, n):
+        have = len(self.cluster.ceph("osd", "ls"))
+        if have < n:
+            raise ClusterError(f"this lab needs at least {n} OSDs and the cluster has {have}: "
+                               f"run `cephlab down` then `cephlab up --osds {n}`")
+
+    # -- the journal: what an unfinished run changed, so the next run can undo it ------------
+    def _save_journal(self):
+        """Write down what cleanup() would undo, after every change (a kernel may die anytime)."""
+        self.journal.parent.mkdir(exist_ok=True)
+        state = {"config": [[who, opt, old] for (who, opt), old in self.tuning.before.items()],
+                 "full_ratios": self.full_ratios_before, "added_osds": self.added_osds,
+                 "stopped": sorted(self.stopped), "pid": os.getpid()}
+        self.journal.write_text(json.dumps(state))
+
+    def _undo_unfinished_runs(self):
+        """A journal left behind means a run never reached cleanup(). This lab's own is undone
+        (a re-run starts clean); another lab's too once its kernel is gone, because a learner
+        who abandons lab 06 with its lowered full ratios expects lab 07 to find a usable cluster.
+        Another lab whose kernel is still running keeps its changes."""
+        for journal in sorted(self.journal.parent.glob("lab*.json")):
+            state = json.loads(journal.read_text())
+            pid = state.get("pid")
+            if journal == self.journal or not (pid and os.path.exists(f"/proc/{pid}")):
+                self._undo(journal, state)
+            else:
+                print(f"note: {journal.stem} is still open in another notebook (pid {pid}); "
+                      "its changes stay until you run its clean-up cell or shut down its kernel")
+
+    def _undo(self, journal, state):
+        down = {o["osd"] for o in self.cluster.ceph("osd", "dump")["osds"] if not o["up"]}
+        for osd_id in state["stopped"]:
+            if osd_id in down and osd_id not in state["added_osds"]:
+                self.cluster.start_osd(osd_id)
+        if state["full_ratios"]:
+            self._apply_full_ratios(state["full_ratios"])
+        restore_config(self.cluster.client, [((who, option), old) for who, option, old in state["config"]])
+        for osd_id in reversed(state["added_osds"]):
+            if osd_id in self.cluster.ceph("osd", "ls"):
+                self.cluster.remove_osd(osd_id)
+        print(f"undid an unfinished earlier run of {journal.stem}: "
+              f"{len(state['config'])} option(s), {len(state['added_osds'])} added OSD(s), "
+              f"{len(state['stopped'])} stopped OSD(s)"
+              + (", the full ratios" if state["full_ratios"] else ""))
+        journal.unlink()
+
+    def _remove_leftovers(self):
+        """Pools named with this lab's prefix are from an earlier, unfinished run: delete them."""
+        for pool in self.cluster.pools():
+            if pool.startswith(self.prefix):
+                self.cluster.delete_pool(pool)
+
+    # -- what the lab creates or changes -----------------------------------------------------
+    def name(self, short):
+        return self.prefix + short
+
+    def replicated_pool(self, short, **kw):
+        return self.resources.replicated_pool(self.name(short), **kw)
+
+    def ec_pool(self, short, **kw):
+        return self.resources.ec_pool(self.name(short), **kw)
+
+    def rbd_image(self, pool, image, size_mib):
+        return self.resources.rbd_image(pool, image, size_mib)
+
+    def config_set(self, who, option, value):
+        self.tuning.remember(who, option)
+        self._save_journal()
+        self.tuning.set(who, option, value)
+
+    def config_rm(self, who, option):
+        self.tuning.remember(who, option)
+        self._save_journal()
+        self.tuning.rm(who, option)
+
+    def stop_osd(self, osd_id):
+        self.stopped.add(osd_id)
+        self._save_journal()
+        self.cluster.stop_osd(osd_id)
+
+    def kill_osd(self, osd_id):
+        self.stopped.add(osd_id)
+        self._save_journal()
+        self.cluster.kill_osd(osd_id)
+
+    def start_osd(self, osd_id):
+        self.cluster.start_osd(osd_id)
+        self.stopped.discard(osd_id)
+        self._save_journal()
+
+    def add_osd(self):
+        """One more OSD, as `cephlab` makes them; cleanup() removes it again."""
+        osd_id = self.cluster.add_osd()
+        self.added_osds.append(osd_id)
+        self._save_journal()
+        return osd_id
+
+    def full_ratios(self):
+        """{"nearfull": r, "backfillfull": r, "full": r} from the osdmap."""
+        dump = self.cluster.ceph("osd", "dump")
+        return {k: round(float(dump[f"{k}_ratio"]), 6) for k in ("nearfull", "backfillfull", "full")}
+
+    def set_full_ratios(self, nearfull=None, backfillfull=None, full=None):
+        """`ceph osd set-nearfull-ratio` etc. These live in the osdmap, not in the config
+        database, so the session records the values before and cleanup() restores them."""
+        if self.full_ratios_before is None:
+            self.full_ratios_before = self.full_ratios()
+            self._save_journal()
+        self._apply_full_ratios({"nearfull": nearfull, "backfillfull": backfillfull, "full": full})
+
+    def _apply_full_ratios(self, ratios):
+        for kind, ratio in ratios.items():
+            if ratio is not None:
+                if not 0 < ratio <= 1:
+                    raise ValueError(f"{kind} ratio must be in (0, 1], got {ratio}")
+                self.cluster.client.mon(f"osd set-{kind}-ratio", ratio=float(ratio))
+
+    def _wait_fill_warnings_gone(self, timeout=60):
+        """OSDs re-check their fill state against the restored ratios within a few seconds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            checks = self.cluster.status()["health"].get("checks", {})
+            if not any(name.endswith(("NEARFULL", "BACKFILLFULL", "_FULL")) for name in checks):
+                return
+            time.sleep(1)
+
+    # -- undo ------------------------------------------------------------------------------------
+    def cleanup(self, timeout=300):
+        """Undo everything: start stopped OSDs, restore full ratios, revert config, delete
+        pools, remove added OSDs; wait for clean."""
+        for osd_id in sorted(self.stopped):
+            self.start_osd(osd_id)
+        if self.full_ratios_before is not None:
+            self._apply_full_ratios(self.full_ratios_before)
+            print(f"restored full ratios: {self.full_ratios_before}")
+            self.full_ratios_before = None
+            self._wait_fill_warnings_gone()
+        reverted = [f"{who} {opt}" for who, opt in self.tuning.before]
+        self.tuning.__exit__(None, None, None)
+        deleted = [item[-1] for item in self.resources.created]
+        self.resources.__exit__(None, None, None)
+        for osd_id in reversed(self.added_osds):
+            self.cluster.remove_osd(osd_id)
+            print(f"removed osd.{osd_id}")
+        self.added_osds.clear()
+        self.cluster.wait_for_clean(timeout=timeout, progress=False)
+        self.journal.unlink(missing_ok=True)
+        print(f"reverted {len(reverted)} option(s): {', '.join(reverted) or 'none'}")
+        print(f"deleted {len(deleted)} pool(s)/image(s): {', '.join(deleted) or 'none'}")
+        print(f"cluster health: {self.cluster.health()}")
+
+
+def wait_for_df(cluster, pool, objects, timeout=60, settle=2.0):
+    """`ceph df` lags the writes by a few seconds (OSDs report stats periodically), and a pool's
+    bytes can arrive a report after its object count: wait until the pool shows `objects`
+    objects and its stored/used bytes held still for `settle` seconds, then return its df entry."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while True:
+        entry = cluster.df()[pool]
+        reached = entry["objects"] >= objects
+        now = (entry["objects"], entry["stored"], entry["used"])
+        if (reached and now == last) or time.monotonic() > deadline:
+            return entry
+        last = now if reached else None
+        time.sleep(settle if reached else 1)
+
+
+def io_probe(cluster, pool, name, timeout=5):
+    """Try to write then read one small object with a short op timeout.
+
+    Returns "ok", or "blocked" when the PG does not serve I/O (fewer live shards than min_size:
+    the op waits until it times out). Uses its own client so the timeout does not leak.
+    """
+    import rados
+    client = rados.Rados(conffile=cluster.conf, conf={
+        "keyring": cluster.keyring, "rados_osd_op_timeout": str(timeout)})
+    client.connect(timeout=10)
+    try:
+        with client.open_ioctx(pool) as io:
+            io.write_full(name, b"probe")
+            io.read(name)
+        return "ok"
+    except (rados.TimedOut, rados.Error):
+        return "blocked"
+    finally:
+        client.shutdown()
+
+
+def learner_choice(value, default, what):
+    """The value a learner chose in an exercise, or `default` (said so) while it is still `...`:
+    the measurement that uses the choice runs either way, and the learner sees which it used."""
+    if value is ... or value is None:
+        print(f"{what} is not set yet: measuring with {default!r}; set it and run this cell again")
+        return default
+    return value

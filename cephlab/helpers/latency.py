@@ -1,0 +1,90 @@
+"""Timing one write, and the parts a latency model adds up (lab 00, the write path).
+
+    lat = write_latencies_ms(c, pool, count=100)        # client-side ms per 4 KiB write, QD 1
+    disk = fsync_latencies_ms(c.dir / "tmp")             # ms per 4 KiB write + fdatasync
+    with cpu_time(c) as t:                               # OSD CPU time and run-queue wait
+        write_latencies_ms(c, pool, count=100)
+    t["cpu_ms"], t["wait_ms"]                            # {daemon: ms} during the block
+
+CPU and wait times come from /proc/<pid>/task/*/schedstat (ns on a CPU, ns runnable but waiting
+for one), summed over every thread of the daemon, so they work only where the daemons run on
+this machine (Cluster.local_daemons).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from pathlib import Path
+
+from cephlab.core.errors import ClusterError
+
+
+def write_latencies_ms(cluster, pool, count=100, size=4096, prefix="lat"):
+    """Write `count` objects of `size` bytes one at a time (queue depth 1); ms per write.
+
+    Each write is a new object named f"{prefix}-{i}" (overwritten on a re-run), so the
+    numbers include object creation, as a first write of a file would.
+    """
+    data = os.urandom(size)
+    out = []
+    with cluster.client.handle.open_ioctx(pool) as io:
+        io.write_full(f"{prefix}-warmup", data)     # connection set-up is not part of a write
+        for i in range(count):
+            t0 = time.perf_counter()
+            io.write_full(f"{prefix}-{i}", data)
+            out.append((time.perf_counter() - t0) * 1e3)
+    return out
+
+
+def fsync_latencies_ms(directory, count=50, size=4096):
+    """Time `count` writes of `size` bytes, each followed by fdatasync, in a scratch file in
+    `directory` (put it on the file system that holds the OSDs' block files). ms per write."""
+    path = Path(directory) / f"fsync-probe-{os.getpid()}"
+    data = os.urandom(size)
+    out = []
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        for i in range(count):
+            t0 = time.perf_counter()
+            os.pwrite(fd, data, (i % 16) * size)
+            os.fdatasync(fd)
+            out.append((time.perf_counter() - t0) * 1e3)
+    finally:
+        os.close(fd)
+        path.unlink(missing_ok=True)
+    return out
+
+
+def schedstat(pid):
+    """(ns on a CPU, ns waiting in a run queue) summed over every thread of process `pid`."""
+    cpu = wait = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "schedstat").read_text().split()
+        except OSError:          # the thread ended while we looked
+            continue
+        cpu += int(fields[0])
+        wait += int(fields[1])
+    return cpu, wait
+
+
+def daemon_schedstat(cluster, kind="osd"):
+    """{daemon: (cpu_ns, wait_ns)} for the cluster's daemons of `kind` (None: all)."""
+    if not cluster.local_daemons:
+        raise ClusterError("CPU times come from /proc, which only sees daemons on this machine; "
+                           "use a native cluster (`cephlab up`) for this measurement")
+    return {name: schedstat(pid) for name, pid in cluster.pids().items()
+            if kind is None or name.startswith(kind + ".")}
+
+
+@contextlib.contextmanager
+def cpu_time(cluster, kind="osd"):
+    """with cpu_time(c) as t: ...   then t["cpu_ms"] and t["wait_ms"] = {daemon: ms} for the block."""
+    before = daemon_schedstat(cluster, kind)
+    result = {"cpu_ms": {}, "wait_ms": {}}
+    yield result
+    after = daemon_schedstat(cluster, kind)
+    for name in after.keys() & before.keys():
+        result["cpu_ms"][name] = (after[name][0] - before[name][0]) / 1e6
+        result["wait_ms"][name] = (after[name][1] - before[name][1]) / 1e6

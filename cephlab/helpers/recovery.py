@@ -1,0 +1,227 @@
+"""Lab 08 helpers: fill a pool fast, keep a client writing during a failure, fail an OSD and time
+the cluster's way back to active+clean from the PG-state timeline.
+
+    manifest = write_objects(c, pool, count=128, size=2**20)     # parallel, {name: md5}
+    with WriteLoad(c, pool) as load:                               # a client writing 4 KiB objects
+        run = fail_and_recover(lab, osd_id)                        # kill, out, sample until clean
+    restore(lab, osd_id)                                           # start, in, wait until clean
+    verify_objects(c, pool, manifest) + verify_objects(c, pool, load.manifest)   # [] = nothing lost
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from cephlab.core.errors import ClusterError
+
+try:
+    import rados
+except ImportError:                 # pragma: no cover - depends on the machine
+    rados = None
+
+
+# -- objects with checksums, written and read in parallel ---------------------------------------
+def write_objects(cluster, pool, count, size, prefix="obj", threads=8):
+    """Write `count` objects of `size` random bytes with `threads` writers; returns {name: md5}.
+
+    One synchronous write at a time waits for three replicas (~10x slower for 1 MiB objects on
+    the lab's disk); eight in flight keep the OSDs busy, as rados bench does with -t 16.
+    """
+    def put(i):
+        name, data = f"{prefix}-{i:06d}", os.urandom(size)
+        with cluster.client.handle.open_ioctx(pool) as io:
+            io.write_full(name, data)
+        return name, hashlib.md5(data).hexdigest()
+    cluster.client.handle.wait_for_latest_osdmap()   # a pool re-created under the same name
+    with ThreadPoolExecutor(threads) as ex:
+        return dict(ex.map(put, range(count)))
+
+
+def verify_objects(cluster, pool, manifest, threads=8):
+    """Names in manifest whose object is missing or whose MD5 differs (empty list: all intact)."""
+    def bad(item):
+        name, md5 = item
+        with cluster.client.handle.open_ioctx(pool) as io:
+            try:
+                size, _ = io.stat(name)
+                data = io.read(name, length=max(size, 1))
+            except rados.ObjectNotFound:
+                return name
+        return None if hashlib.md5(data).hexdigest() == md5 else name
+    with ThreadPoolExecutor(threads) as ex:
+        return sorted(n for n in ex.map(bad, manifest.items()) if n)
+
+
+# -- a client that keeps writing --------------------------------------------------------------------
+class WriteLoad(threading.Thread):
+    """Writes small new objects back to back (one at a time, `pause` s apart) until stopped.
+
+    ops: [(t_s, latency_s)] per write; manifest: {name: md5} of everything written. A write that
+    lands in a PG that is peering waits until the PG is active again: the latency shows it.
+    """
+
+    def __init__(self, cluster, pool, size=4096, pause=0.02, prefix="load"):
+        super().__init__(daemon=True)
+        self.cluster, self.pool, self.size, self.pause, self.prefix = cluster, pool, size, pause, prefix
+        self.ops, self.manifest, self.error = [], {}, None
+        self._stop_event = threading.Event()
+
+    def run(self):
+        t0 = time.monotonic()
+        try:
+            with self.cluster.client.handle.open_ioctx(self.pool) as io:
+                while not self._stop_event.is_set():
+                    name, data = f"{self.prefix}-{len(self.ops):06d}", os.urandom(self.size)
+                    start = time.monotonic()
+                    io.write_full(name, data)
+                    self.ops.append((round(start - t0, 3), time.monotonic() - start))
+                    self.manifest[name] = hashlib.md5(data).hexdigest()
+                    self._stop_event.wait(self.pause)
+        except Exception as e:      # reported by stop(): a client error is a lab finding
+            self.error = e
+
+    def stop(self):
+        self._stop_event.set()
+        self.join()
+        if self.error:
+            raise ClusterError(f"the client writing into {self.pool} failed: {self.error}")
+        return self
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+
+# -- failure and recovery ---------------------------------------------------------------------------
+def is_active(state):
+    """A PG serves I/O only in an 'active' state that is not stale (last report too old)."""
+    parts = state.split("+")
+    return "active" in parts and "stale" not in parts
+
+
+def objects_on_osd(cluster, pool, osd_id):
+    """(PGs, objects, bytes) of `pool` that have a copy on osd.N, from the mgr's PG stats."""
+    pool_id = cluster.client.mon("osd pool get", pool=pool, var="size")["pool_id"]
+    out = cluster.client.mgr("pg ls-by-osd", osd=osd_id)
+    pgs = [p for p in (out.get("pg_stats", []) if isinstance(out, dict) else out)
+           if p["pgid"].split(".")[0] == str(pool_id)]
+    return (len(pgs), sum(p["stat_sum"]["num_objects"] for p in pgs),
+            sum(p["stat_sum"]["num_bytes"] for p in pgs))
+
+
+def pg_brief(cluster):
+    """({state: PG count}, {OSDs in some PG's up set}) from one `pg dump pgs_brief` of the mgr."""
+    pgs = cluster.pgs_brief()
+    states = {}
+    for pg in pgs:
+        states[pg["state"]] = states.get(pg["state"], 0) + 1
+    return states, {osd for pg in pgs for osd in pg.get("up", [])}
+
+
+def osds_in_up_sets(cluster):
+    """The OSDs that the mgr's latest PG stats place in some PG's up set."""
+    return pg_brief(cluster)[1]
+
+
+def fail_and_recover(lab, osd_id, interval=0.5, timeout=180):
+    """Kill osd.N (a crash), mark it out at once, sample PG states until all are active+clean.
+
+    Returns {"series": [(t, {state: n})], "down_s", "out_s", "remapped", "active", "clean"}: the
+    times (s after the kill) when the monitors marked it down, when it was marked out, and the
+    first samples in which the mgr's PG stats had moved every PG off the OSD ("remapped"), showed
+    every PG active (serving I/O) and every PG active+clean.
+
+    Samples come from the mgr's own PG stats, states and up sets in one call, so "all clean" is
+    never the picture from before the failure; c.record_pg_states stops only after it has seen
+    an unclean sample, and a tuned recovery can finish between two samples.
+    """
+    c = lab.cluster
+    series, times = [], {"remapped": None, "active": None, "clean": None}
+    t0 = time.monotonic()
+    lab.kill_osd(osd_id)
+    down = time.monotonic() - t0
+    c.osd_out(osd_id)
+    out = time.monotonic() - t0
+    while times["clean"] is None:
+        t = round(time.monotonic() - t0, 3)
+        states, up = pg_brief(c)
+        series.append((t, states))
+        if times["remapped"] is None and osd_id not in up:
+            times["remapped"] = t
+        if times["remapped"] is not None:
+            if times["active"] is None and all(is_active(s) for s in states):
+                times["active"] = t
+            if set(states) <= {"active+clean"}:
+                times["clean"] = t
+        if t > timeout:
+            raise ClusterError(f"PGs not active+clean {timeout} s after osd.{osd_id} went out: "
+                               f"{states}; check `ceph health detail`")
+        time.sleep(interval)
+    return {"series": series, "down_s": down, "out_s": out, **times}
+
+
+def restore(lab, osd_id, timeout=180):
+    """Start osd.N again and mark it in; wait until the cluster is active+clean. Returns seconds.
+
+    An OSD that comes back with its data catches up from the PG logs in about a second, often
+    between two PG-stat reports, so "all clean" alone could be the stale picture from before the
+    `in`: first wait until the mgr's PG stats place the OSD in an up set again.
+    """
+    c = lab.cluster
+    t0 = time.monotonic()
+    lab.start_osd(osd_id)
+    c.osd_in(osd_id)
+    while osd_id not in osds_in_up_sets(c) and time.monotonic() - t0 < 30:
+        time.sleep(0.25)
+    c.wait_for_clean(timeout=timeout, progress=False, interval=0.5)
+    return time.monotonic() - t0
+
+
+def undo_interrupted_run(cluster, options=()):
+    """Undo what an interrupted run of the lab left behind: start OSDs that are down, mark in
+    OSDs that are out, and remove `options` [(who, option)] from the config database.
+
+    Runs before LabSession records anything, so its clean-up does not put the leftovers back.
+    Returns a list of what it changed (empty when the cluster was as expected).
+    """
+    done = []
+    for osd in cluster.client.mon("osd dump")["osds"]:
+        if not osd["up"]:
+            cluster.start_osd(osd["osd"])
+            done.append(f"started osd.{osd['osd']}")
+        if not osd["in"]:
+            cluster.osd_in(osd["osd"])
+            done.append(f"marked osd.{osd['osd']} in")
+    for who, option in options:
+        if cluster.config_db(who, option) is not None:
+            cluster.client.mon("config rm", who=who, name=option)
+            done.append(f"removed {who} {option}")
+    if done:
+        cluster.wait_for_clean(progress=False)
+    return done
+
+
+def state_categories(states):
+    """Collapse Ceph's combined states into the few a learner follows, counting PGs in each.
+
+    A PG counts once, under the first of: stale, peering/activating (not serving I/O),
+    recovering/backfilling (copying now), waiting (recovery_wait/backfill_wait), degraded or
+    undersized (serving I/O with fewer copies), active+clean.
+    """
+    order = [("stale", ("stale",)), ("peering", ("peering", "activating", "peered", "unknown")),
+             ("recovering", ("recovering", "backfilling")),
+             ("waiting", ("recovery_wait", "backfill_wait")),
+             ("degraded", ("degraded", "undersized", "remapped"))]
+    counts = {name: 0 for name, _ in order} | {"active+clean": 0}
+    for state, n in states.items():
+        parts = set(state.split("+"))
+        name = next((name for name, keys in order if parts & set(keys)), "active+clean")
+        counts[name] += n
+    return counts

@@ -1,0 +1,142 @@
+"""Measuring write amplification on a lab cluster (lab 07).
+
+    prefill_image(c, pool, "img", 64)              # every block of the image written once
+    run = measure_writes(c, pool, "img", bs=4096, seconds=3)
+    run.waf                                         # device bytes / client bytes (/proc/<pid>/io)
+    run.component_waf()                             # the same split by perf counters
+
+Client bytes come from fio (its io_bytes). Device bytes are what the OSD processes wrote, from
+/proc/<pid>/io write_bytes: each OSD's device is a plain file, so this is a clean ground truth
+for BlueStore. For FileStore it counts the journal and the data the OSD dirtied in the page
+cache, but not the file system's own journal and metadata, which kernel threads write.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from cephlab.core.errors import ClusterError
+
+MIB = 1024 * 1024
+
+# (perf dump section, counter) -> the name used here. Sums over OSDs.
+COUNTERS = {
+    ("osd", "op_w_in_bytes"): "client_in",              # bytes clients sent to primaries
+    ("bluefs", "bytes_written_wal"): "rocksdb_wal",
+    ("bluefs", "bytes_written_sst"): "rocksdb_sst",
+    ("bluefs", "logged_bytes"): "bluefs_log",
+    ("bluestore", "deferred_write_bytes"): "deferred_data",   # deferred data written in place
+    ("bluestore", "bluestore_write_big_bytes"): "write_big",
+    ("bluestore", "bluestore_write_small_bytes"): "write_small",
+    ("bluestore", "bluestore_write_deferred_bytes"): "write_deferred",
+    ("filestore", "journal_wr_bytes"): "ceph_journal",        # FileStore's journal writes
+    ("filestore", "bytes"): "filestore_applied",              # transaction bytes applied
+    ("WBThrottle", "bytes_dirtied"): "wb_dirtied",
+}
+
+
+def prefill_image(cluster, pool, image, size_mib, chunk_mib=4):
+    """Write every byte of an RBD image once, so later writes are overwrites (no first-write
+    allocation in the numbers). Uses librbd; about 1 s per 100 MiB on the lab machine."""
+    import rbd
+    chunk = b"\xa5" * (chunk_mib * MIB)
+    with cluster.client.handle.open_ioctx(pool) as ioctx, rbd.Image(ioctx, image) as img:
+        for off in range(0, size_mib * MIB, len(chunk)):
+            img.write(chunk[:min(len(chunk), size_mib * MIB - off)], off)
+        img.flush()
+
+
+def counters(cluster, osds):
+    """{name: sum over osds} for the COUNTERS an OSD has (BlueStore or FileStore)."""
+    total = {}
+    for osd in osds:
+        dump = cluster.perf_dump(osd)
+        for (section, counter), name in COUNTERS.items():
+            value = dump.get(section, {}).get(counter)
+            if value is None:
+                continue
+            if isinstance(value, dict):          # long-running averages keep their total in sum
+                value = value["sum"]
+            total[name] = total.get(name, 0) + value
+    return total
+
+
+@dataclass
+class WriteRun:
+    """One fio run: bytes in and out, and the counters' change (sums over OSDs)."""
+    block_size: int
+    client_bytes: int
+    device_bytes: dict                          # {osd: bytes written, from /proc/<pid>/io}
+    counters: dict = field(default_factory=dict)
+    bench: object = None                        # cephlab.cluster.measure.BenchResult
+
+    @property
+    def waf(self):
+        return sum(self.device_bytes.values()) / self.client_bytes
+
+    def component_waf(self):
+        """{component: bytes / client bytes} from the perf counters.
+
+        filestore_applied is what FileStore handed to the file system (transaction bytes, data
+        included): the page cache may absorb part of it before it reaches the device.
+        """
+        c = self.counters
+        parts = {}
+        for name in ("rocksdb_wal", "rocksdb_sst", "bluefs_log", "deferred_data", "ceph_journal",
+                     "filestore_applied"):
+            if name in c:
+                parts[name] = c[name] / self.client_bytes
+        if "write_big" in c:        # direct (non-deferred) data: what BlueStore wrote in place
+            direct = c["write_big"] + c["write_small"] - c["write_deferred"]
+            parts["data"] = max(direct, 0) / self.client_bytes
+        return parts
+
+
+def drain_filestore(cluster, osds, timeout=30):
+    """Wait until FileStore OSDs have applied everything they journaled (op queue empty).
+
+    A FileStore write is acknowledged once journaled; applying it to the file comes later, and
+    the op queue may hold up to filestore_queue_max_bytes (100 MiB) of it. Counting device
+    bytes before the queue drains would miss that data. BlueStore OSDs return at once.
+    Returns the seconds waited.
+    """
+    t0 = time.monotonic()
+    while True:
+        queued = 0
+        for osd in osds:
+            fs = cluster.perf_dump(osd).get("filestore")
+            if fs:
+                queued += fs["op_queue_ops"] + fs["journal_queue_ops"]
+        if not queued:
+            return time.monotonic() - t0
+        if time.monotonic() - t0 > timeout:
+            raise ClusterError(f"FileStore OSDs {osds} still have {queued} ops to apply after "
+                               f"{timeout} s: is an OSD stuck (`ceph health detail`)?")
+        time.sleep(0.2)
+
+
+def measure_writes(cluster, pool, image, bs, seconds=3, iodepth=16, osds=None, settle=1.0):
+    """fio randwrite of bs bytes on pool/image for `seconds`; device bytes and counters around it.
+
+    After fio, FileStore OSDs are first drained (drain_filestore); settle: seconds to wait
+    after that, so writes the OSDs still queue (BlueStore's deferred data, submitted within
+    bluestore_max_defer_interval) are mostly counted.
+    """
+    if not cluster.local_daemons:
+        raise ClusterError("device bytes come from /proc/<pid>/io of local OSDs; on the Vagrant "
+                           "backend use counters(cluster, osds) around your own run instead")
+    osds = list(osds if osds is not None else (int(o) for o in cluster.ceph("osd", "ls")))
+    before = counters(cluster, osds)
+    with cluster.measure_device_writes() as dev:
+        bench = cluster.fio_rbd(pool, image, rw="randwrite", bs=bs, iodepth=iodepth,
+                                runtime=seconds)
+        drain_filestore(cluster, osds)
+        time.sleep(settle)
+    after = counters(cluster, osds)
+    client = bench.raw["jobs"][0]["write"]["io_bytes"]
+    if not client:
+        raise ClusterError(f"fio wrote nothing to {pool}/{image} in {seconds} s")
+    delta = {k: after[k] - before.get(k, 0) for k in after}
+    return WriteRun(block_size=bs, client_bytes=client,
+                    device_bytes={o: dev["delta"].get(o, 0) for o in osds},
+                    counters=delta, bench=bench)
