@@ -33,7 +33,7 @@ packages() {
 
 time_sync() {
     step "time: chrony (Ceph monitors warn when clocks differ by more than 0.05 s)"
-    local conf=/etc/chrony/conf.d/cephlab.backends.native.conf want
+    local conf=/etc/chrony/conf.d/cephlab.conf want
     if [ -n "${CEPHLAB_TIME_SERVER:-}" ]; then
         want="# written by cephlab: follow node 1, which every node can reach even offline
 server ${CEPHLAB_TIME_SERVER} iburst prefer"
@@ -61,7 +61,7 @@ cephadm_key() {
     chmod 600 "$keys"
     if grep -qxF "$(cat "$pub")" "$keys"; then log "already trusted"; else cat "$pub" >> "$keys"; log "added"; fi
     if [ "$(sshd -T 2>/dev/null | awk '$1 == "permitrootlogin" {print $2}')" = "no" ]; then
-        printf 'PermitRootLogin prohibit-password\n' > /etc/ssh/sshd_config.d/cephlab.backends.native.conf
+        printf 'PermitRootLogin prohibit-password\n' > /etc/ssh/sshd_config.d/cephlab.conf
         systemctl reload ssh
         log "allowed root login by key"
     fi
