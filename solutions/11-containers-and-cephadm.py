@@ -373,8 +373,7 @@ else:
 # %% tags=["nbval-ignore-output"]
 daemons = Comparison()
 if READY:
-    from cephlab.backends.vagrant import lifecycle as vg
-    settings = vg.load_settings()
+    settings = c.settings()
     ps = containers.orch_ps(c, refresh=True)
     counts = containers.daemon_counts(ps)
     spec = {"mon": 3, "mgr": 2, "osd": settings["nodes"] * settings["osd_disks"], "crash": settings["nodes"]}
@@ -398,8 +397,8 @@ if READY:
     manifest = rh.write_objects(c, pool_host, 64, 65536, prefix="before")
     osd = max(HOST_OSDS[sorted(HOST_OSDS)[-1]])
     layout = ct.cephadm_layout(c.state["fsid"], f"osd.{osd}")
-    host = vg.osd_host(c, osd)
-    listing = vg.node_command(host, f"ls {layout['host data dir']}").split()
+    host = containers.osd_host(c, osd)
+    listing = c.host_command(host, f"ls {layout['host data dir']}").split()
     uuid_before = containers.osd_uuid(c, osd)
     before, after, seconds = containers.redeploy(c, f"osd.{osd}")
     c.wait_for_clean(timeout=300, progress=False)

@@ -60,7 +60,10 @@ say "vagrant up (settings: ${CEPHLAB_VAGRANT_SETTINGS:-vagrant/settings.yml})"
 say "cluster up after $(( (SECONDS - t0) / 60 )) min $(( (SECONDS - t0) % 60 )) s"
 
 say "API smoke test"
-"$PY" -m cephlab.backends.vagrant.lifecycle smoke
+# Expected hosts and OSDs: nodes and nodes x osd_disks of the settings file (checked by up).
+read -r HOSTS OSDS < <("$PY" -c 'from cephlab.backends.vagrant.lifecycle import load_settings
+s = load_settings(); print(s["nodes"], s["nodes"] * s["osd_disks"])')
+"$ROOT/.venv/bin/cephlab" smoke --backend vagrant --osds "$OSDS" --hosts "$HOSTS"
 
 failed=0
 for lab in "${LABS[@]}"; do

@@ -1,4 +1,5 @@
-"""`cephlab up | down | status | env`: thin wrappers on cephlab.backends.native.lifecycle and cephlab.cluster.api."""
+"""`cephlab up | down | status | env | smoke`: thin wrappers on the cluster API (cephlab.cluster.api),
+for whichever backend --backend names (cephlab.backends)."""
 from __future__ import annotations
 
 import argparse
@@ -6,13 +7,14 @@ import os
 import shlex
 import sys
 
-from cephlab.backends.native import lifecycle as native
-from cephlab.backends.native import paths
+from cephlab import backends
+from cephlab.cluster.api import Cluster
 from cephlab.core import release
 from cephlab.core.errors import ClusterError
+from cephlab.core.names import check_name
+from cephlab.helpers import cleanup, smoke
 
 DEFAULT_NAME = os.environ.get("CEPHLAB_NAME", "lab")
-DEFAULT_BACKEND = os.environ.get("CEPHLAB_BACKEND", "native")
 
 
 def _osd_count(text):
@@ -27,7 +29,7 @@ def _osd_count(text):
 
 def _name(text):
     try:
-        return paths.check_name(text)
+        return check_name(text)
     except ClusterError as e:
         raise argparse.ArgumentTypeError(str(e))
 
@@ -37,16 +39,16 @@ def _where(p):
                    help="cluster name (default: %(default)s; $CEPHLAB_NAME)")
     p.add_argument("--dir", help="cluster folder (default: $CEPHLAB_DIR/<name>, else "
                                  "$XDG_STATE_HOME/cephlab/<name> or ~/.local/state/cephlab/<name>)")
-    p.add_argument("--backend", choices=("native", "vagrant"), default=DEFAULT_BACKEND,
-                   help="native: the mini cluster on this machine; vagrant: the cephadm VMs "
-                        "of vagrant/ (default: %(default)s; $CEPHLAB_BACKEND)")
+    p.add_argument("--backend", choices=backends.names(), default=backends.default_name(),
+                   help="; ".join(f"{n}: {backends.get(n).summary}" for n in backends.names())
+                        + " (default: %(default)s; $CEPHLAB_BACKEND)")
 
 
 def register(sub):
     p = sub.add_parser("up", help="start the mini cluster (or repair it; no-op when it runs)")
     _where(p)
     p.add_argument("--osds", type=_osd_count, default=3, help="number of OSDs (default 3)")
-    p.add_argument("--objectstore", choices=native.OBJECTSTORES, default="bluestore")
+    p.add_argument("--objectstore", choices=("bluestore", "filestore"), default="bluestore")
     p.add_argument("--mds", action="store_true", help="also start an MDS with a CephFS")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=cmd_up)
@@ -62,6 +64,15 @@ def register(sub):
     _where(p)
     p.set_defaults(func=cmd_status)
 
+    p = sub.add_parser("smoke", help="check a running cluster through the labs' API (HEALTH_OK, "
+                                     "OSDs, hosts, failure domain, checksummed objects, a bench)")
+    _where(p)
+    p.add_argument("--osds", type=int, help="expected OSDs up and in")
+    p.add_argument("--hosts", type=int, help="expected hosts in the CRUSH map")
+    p.add_argument("--failure-domain", default="host",
+                   help="the leaf type the default rule must pick (default: %(default)s)")
+    p.set_defaults(func=cmd_smoke)
+
     p = sub.add_parser("env", help='print exports for ceph/rados/rbd/fio: eval "$(cephlab env)"')
     _where(p)
     p.set_defaults(func=cmd_env)
@@ -73,12 +84,10 @@ def _fail(e):
 
 
 def cmd_up(args):
-    if args.backend == "vagrant":                  # the cephadm VMs: cephlab/backends/vagrant/lifecycle.py
-        from cephlab.backends.vagrant import lifecycle as vagrant
-        return vagrant.cmd_up(args)
     try:
-        d, state, what = native.up(args.name, args.osds, args.objectstore, args.mds,
-                                   args.dir, progress=not args.quiet)
+        d, state, what = backends.get(args.backend).up(
+            args.name, args.dir, osds=args.osds, objectstore=args.objectstore, mds=args.mds,
+            progress=not args.quiet)
     except ClusterError as e:
         return _fail(e)
     if what == "running":
@@ -88,31 +97,36 @@ def cmd_up(args):
         if asked != has:
             print(f"note: it has {has[0]} {has[1]} OSDs{' and an MDS' if has[2] else ''}; "
                   f"`cephlab down --name {args.name}` first to change that")
+    elif args.backend != "native":
+        print(f"the {args.backend} cluster is up; ceph.conf and keyring are in {d}")
     print(f'use it from a shell with: eval "$(cephlab env{_flags(args)})"')
     return 0
 
 
 def _flags(args):
     out = "" if args.name == "lab" else f" --name {args.name}"
+    out += f" --backend {args.backend}" if args.backend != "native" else ""
     return out + (f" --dir {shlex.quote(args.dir)}" if args.dir else "")
 
 
 def cmd_down(args):
-    if args.backend == "vagrant":                  # the cephadm VMs: cephlab/backends/vagrant/lifecycle.py
-        from cephlab.backends.vagrant import lifecycle as vagrant
-        return vagrant.cmd_down(args)
+    """Release what the labs attached here, then the backend's own down."""
     try:
-        stopped = native.down(args.name, args.dir, keep=args.keep)
+        stopped = cleanup.down(args.name, args.dir, args.backend, keep=args.keep,
+                               destroy=args.destroy)
     except ClusterError as e:
         return _fail(e)
-    d = paths.cluster_dir(args.name, args.dir)
+    if args.backend != "native":
+        print(f"{args.backend} cluster: " + ("destroyed" if args.destroy else "stopped (`cephlab "
+              f"up --backend {args.backend}` starts it again)"))
+        return 0
+    d = Cluster.folder(args.name, args.dir, args.backend)
     what = f"stopped {len(stopped)} daemons" if stopped else "nothing was running"
     print(f"cluster {args.name}: {what}; " + (f"kept {d}" if args.keep else f"removed {d}"))
     return 0
 
 
 def _connect(args):
-    from cephlab.cluster.api import Cluster
     return Cluster.connect(args.name, args.dir, backend=args.backend)
 
 
@@ -127,14 +141,30 @@ def cmd_env(args):
     return 0
 
 
+def cmd_smoke(args):
+    try:
+        c = _connect(args)
+        try:
+            result = smoke.smoke_check(c, osds=args.osds, hosts=args.hosts,
+                                       failure_domain=args.failure_domain)
+        finally:
+            c.close()
+    except ClusterError as e:
+        print(f"smoke test FAILED: {e}", file=sys.stderr)
+        return 1
+    for key, value in result.items():
+        print(f"  {key}: {value}")
+    print(f"smoke test passed (local_daemons={c.local_daemons})")
+    return 0
+
+
 def cmd_status(args):
-    from cephlab.backends.vagrant import lifecycle as vagrant
     try:
         c = _connect(args)
     except ClusterError as e:       # not running, or (vagrant) the VMs do not answer
         return _fail(e)
     try:
-        (vagrant.print_status if args.backend == "vagrant" else _print_status)(c)
+        _print_status(c)
     except ClusterError as e:
         return _fail(e)
     finally:
@@ -161,17 +191,13 @@ def _release_line(c) -> str:
 def _print_status(c):
     st = c.status()
     health = st["health"]
-    print(f"cluster {c.name}: {health['status']}  ({c.dir})")
+    title = f"{c.backend.title} cluster" if c.backend.title else "cluster"
+    print(f"{title} {c.name}: {health['status']}  ({c.dir})")
     print(f"  {_release_line(c)}")
     for name, check in health.get("checks", {}).items():
         print(f"  {name}: {check['summary']['message']}")
-    print(f"  ports: mon v2 {c.state['ports']['mon_v2']}, v1 {c.state['ports']['mon_v1']}, "
-          f"daemons {c.state['ports']['bind_min']}-{c.state['ports']['bind_max']}")
-    print("daemons:")
-    running = c.pids()
-    for name in native.all_daemons(native.load_state(c.dir)):
-        pid = running.get(name)
-        print(f"  {name:8s} {'pid ' + str(pid) if pid else 'NOT RUNNING'}")
+    for line in c.status_lines():
+        print(line)
     pgmap = st["pgmap"]
     print(f"PGs: {pgmap.get('num_pgs', 0)} " +
           ", ".join(f"{s['count']} {s['state_name']}" for s in pgmap.get("pgs_by_state", [])))

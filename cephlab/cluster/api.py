@@ -15,102 +15,162 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from cephlab.backends.native import daemons
-from cephlab.backends.native import lifecycle as native
-from cephlab.backends.native import paths
-from cephlab.core.errors import ClusterError, ClusterNotRunning, SetupError
+from cephlab import backends
+from cephlab.backends.base import Backend, State
 from cephlab.cluster.faults import Faults
 from cephlab.cluster.measure import Measuring
 from cephlab.cluster.pools import Pools
 from cephlab.cluster.tuning import Tuning
+from cephlab.core.errors import ClusterError, ClusterNotRunning, SetupError
 
 __all__ = ["Cluster", "ClusterError", "ClusterNotRunning", "SetupError"]
 
-START_HINT = "start one with `cephlab up` in a terminal (or `make lab`), or Cluster.start()"
-
 
 class Cluster(Pools, Tuning, Measuring, Faults):
-    """A running lab cluster: commands, pools, tuning, measurements, faults."""
+    """A running lab cluster: commands, pools, tuning, measurements, faults.
 
-    def __init__(self, dir, state):
+    It holds a backend (cephlab/backends: native processes, Vagrant VMs, ...) and asks it for
+    everything that depends on where the daemons run; nothing here asks which backend it is.
+    """
+
+    def __init__(self, dir: str | Path, state: State, backend: Backend | None = None):
         self.dir = Path(dir)
         self.state = state
-        self.name = state["name"]
-        self.client = native.client_for(self.dir)
-        self._tunings = []
+        self.name: str = state["name"]
+        self.backend = backend or backends.get(state.get("backend", "native"))
+        self.client = self.backend.client(self.dir)
+        self._tunings: list = []
 
     # -- life cycle --------------------------------------------------------------------------
     @classmethod
-    def connect(cls, name=None, dir=None, backend=None):
-        """The running cluster `name` (default $CEPHLAB_NAME, else "lab"; folder `dir`);
-        ClusterNotRunning says how to start one.
-
-        backend="vagrant" (or $CEPHLAB_BACKEND=vagrant): the cephadm VMs of vagrant/, through the
-        ceph.conf and keyring `vagrant up` exported (`dir`: that folder; see cephlab/backends/vagrant/lifecycle.py).
-        """
-        if (backend or os.environ.get("CEPHLAB_BACKEND") or "native") == "vagrant":
-            from cephlab.backends.vagrant import lifecycle as vagrant
-            return vagrant.connect(cls, dir)
+    def connect(cls, name: str | None = None, dir: str | Path | None = None,
+                backend: str | None = None) -> Cluster:
+        """The running cluster `name` (default $CEPHLAB_NAME, else "lab"; folder `dir`) of
+        `backend` (default $CEPHLAB_BACKEND, else "native"); ClusterNotRunning says how to start
+        one. backend="vagrant": the cephadm VMs of vagrant/, through the ceph.conf and keyring
+        `vagrant up` exported (`dir`: that folder)."""
+        b = backends.get(backend)
         name = name or os.environ.get("CEPHLAB_NAME", "lab")
-        d = paths.cluster_dir(name, dir)
-        state = native.load_state(d)
-        if state is None:
-            raise ClusterNotRunning(f"no lab cluster named {name!r} (looked in {d}); {START_HINT}")
-        if state.get("status") != "ready" or not daemons.running_pid(d, "mon.a"):
-            raise ClusterNotRunning(f"lab cluster {name!r} in {d} is not running; "
-                                    f"`cephlab up{'' if name == 'lab' else ' --name ' + name}` "
-                                    "restarts it")
-        return cls(d, state)
+        d, state = b.connect(name, dir)
+        cluster = cls(d, state, b)
+        if state.get("osds") is None:          # the backend leaves it to the cluster to say
+            try:
+                state["osds"] = sorted(cluster.client.mon("osd ls"))
+            except ClusterError as e:
+                cluster.close()
+                raise ClusterNotRunning(f"the {b.name} cluster of {d} does not answer ({e}); is "
+                                        f"it running? `cephlab up --backend {b.name}` starts "
+                                        "it") from e
+        return cluster
 
     @classmethod
-    def start(cls, name="lab", osds=3, objectstore="bluestore", mds=False, dir=None, progress=True):
+    def start(cls, name: str = "lab", osds: int = 3, objectstore: str = "bluestore",
+              mds: bool = False, dir: str | Path | None = None, progress: bool = True,
+              backend: str | None = None) -> Cluster:
         """Start (or repair, or just find) cluster `name`, as `cephlab up` does."""
-        d, state, _ = native.up(name, osds, objectstore, mds, dir, progress)
-        return cls(d, state)
+        b = backends.get(backend)
+        d, state, _ = b.up(name, dir, osds=osds, objectstore=objectstore, mds=mds,
+                           progress=progress)
+        if state.get("osds") is None:
+            return cls.connect(name, d, b.name)
+        return cls(d, state, b)
 
-    def stop(self, keep=False):
-        """Stop every daemon of this cluster (by PID); remove its folder unless keep.
+    @staticmethod
+    def down(name: str = "lab", dir: str | Path | None = None, backend: str | None = None,
+             keep: bool = False, destroy: bool = False) -> list[str]:
+        """Take cluster `name` down whether it runs or not (a cluster an interrupted run left):
+        the daemons it stopped. keep: keep its folder; destroy (VMs): delete them."""
+        return backends.get(backend).down(name, dir, keep=keep, destroy=destroy)
+
+    @staticmethod
+    def folder(name: str = "lab", dir: str | Path | None = None,
+               backend: str | None = None) -> Path:
+        """The folder of cluster `name` (its ceph.conf, keyring and scratch space tmp/)."""
+        return backends.get(backend).folder(name, dir)
+
+    @staticmethod
+    def backend_ready(backend: str | None = None) -> tuple[bool, str]:
+        """(True, "") when a cluster of that backend is there to connect to, else (False, why)."""
+        return backends.get(backend).ready()
+
+    def stop(self, keep: bool = False) -> list[str]:
+        """Stop every daemon of this cluster; remove its folder unless keep.
 
         A Vagrant cluster is only halted (`cephlab down --backend vagrant --destroy` removes it).
         """
         self.client.close()
-        if not self.local_daemons:
-            from cephlab.backends.vagrant import lifecycle as vagrant
-            return vagrant.down(destroy=False)
-        return native.down(self.name, self.dir, keep)
+        return self.backend.down(self.name, self.dir, keep=keep)
 
-    def close(self):
+    def close(self) -> None:
         self.client.close()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Cluster(name={self.name!r}, dir='{self.dir}', osds={self.state['osds']})"
 
     @property
-    def local_daemons(self):
+    def local_daemons(self) -> bool:
         """True when the daemons run on this machine, so /proc/<pid> of an OSD can be read here.
 
-        False on the Vagrant backend (daemons in VMs): labs use perf counters instead and say so.
+        False where daemons run in VMs or container hosts: labs use perf counters instead and
+        say so.
         """
-        return self.state.get("backend", "native") == "native"
+        return self.backend.local_daemons
 
     @property
-    def conf(self):
+    def conf(self) -> str:
         return str(self.dir / "ceph.conf")
 
     @property
-    def keyring(self):
+    def keyring(self) -> str:
         return str(self.dir / "keyring")
 
-    def env(self):
+    def env(self) -> dict[str, str]:
         """Environment variables that make `ceph`, `rados`, `rbd` and `fio` use this cluster."""
-        return {"CEPH_CONF": self.conf}
+        return self.backend.env(self)
 
-    def pids(self):
+    # -- daemons -------------------------------------------------------------------------------
+    def pids(self) -> dict[str, int]:
         """{daemon: pid} of the daemons running now (e.g. {"osd.0": 1234}); {} when not local."""
-        if not self.local_daemons:
-            return {}
-        names = native.all_daemons(native.load_state(self.dir) or self.state)
-        return {n: p for n in names if (p := daemons.running_pid(self.dir, n))}
+        return self.backend.pids(self)
+
+    def daemon_pid(self, daemon: str) -> int | None:
+        """The PID of one local daemon ("mds.a"), None when it does not run (or is not local)."""
+        return self.pids().get(daemon)
+
+    def stop_daemon(self, daemon: str, kill: bool = False) -> None:
+        """Stop one daemon (kill: SIGKILL, a crash); it stays stopped until start_daemon."""
+        self.backend.stop_daemon(self, daemon, kill=kill)
+        self._changed()
+
+    def start_daemon(self, daemon: str) -> None:
+        """Start a stopped daemon again from its data (nothing when it runs)."""
+        self.backend.start_daemon(self, daemon)
+        self._changed()
+
+    def daemon_log(self, daemon: str) -> str:
+        """Where to look when the daemon misbehaves (its log file, or a command)."""
+        return self.backend.log_hint(self, daemon)
+
+    def stop_host(self, host: str) -> None:
+        """Shut one host down cleanly (clusters with several hosts)."""
+        self.backend.stop_host(self, host)
+        self._changed()
+
+    def start_host(self, host: str) -> None:
+        self.backend.start_host(self, host)
+        self._changed()
+
+    def host_command(self, host: str, command: str) -> str:
+        """Run a shell command as root on one host of a multi-host cluster; its output."""
+        return self.backend.node_command(self, host, command)
+
+    def settings(self) -> dict:
+        """The settings the cluster was built from ({} for the native cluster)."""
+        return self.backend.settings()
+
+    def status_lines(self) -> list[str]:
+        """What `cephlab status` says about where and how the daemons run."""
+        return self.backend.status_lines(self)
 
     # -- commands ------------------------------------------------------------------------------
     def ceph(self, *args, timeout=30, inbuf=b""):

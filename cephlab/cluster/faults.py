@@ -9,9 +9,8 @@ import subprocess
 import sys
 import time
 
-from cephlab.backends.native import daemons
-from cephlab.backends.native import lifecycle as native
 from cephlab.core.errors import ClusterError
+from cephlab.core.poll import poll_until
 
 try:
     import rados
@@ -39,38 +38,30 @@ class Faults:
                 return osd
         raise ClusterError(f"osd.{osd_id} does not exist (OSDs: {self.state['osds']})")
 
-    def wait_osd(self, osd_id, up=True, timeout=60):
-        """Wait until the osdmap shows osd.N up (or down)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if bool(self._osd_state(osd_id)["up"]) == up:
-                return
-            time.sleep(0.2)
-        raise ClusterError(f"osd.{osd_id} not {'up' if up else 'down'} after {timeout} s; "
-                           f"see {daemons.log_path(self.dir, f'osd.{osd_id}')}")
+    def wait_osd(self, osd_id, up=True, timeout=None):
+        """Wait until the osdmap shows osd.N up (or down); timeout: the backend's default."""
+        poll_until(lambda: bool(self._osd_state(osd_id)["up"]) == up,
+                   timeout or self.backend.daemon_timeout_s, f"osd.{osd_id} {'up' if up else 'down'}",
+                   hint=f"see {self.daemon_log(f'osd.{osd_id}')}")
 
     def stop_osd(self, osd_id, wait=True):
         """Stop osd.N politely (SIGTERM: it tells the mon it is going down)."""
         self._osd_state(osd_id)
-        daemons.stop(self.dir, [f"osd.{osd_id}"], graceful=True)
-        self._changed()
+        self.stop_daemon(f"osd.{osd_id}")
         if wait:
             self.wait_osd(osd_id, up=False)
 
     def kill_osd(self, osd_id, wait=True):
         """Kill osd.N (SIGKILL, a crash); its peers report it down."""
         self._osd_state(osd_id)
-        daemons.stop(self.dir, [f"osd.{osd_id}"], graceful=False)
-        self._changed()
+        self.stop_daemon(f"osd.{osd_id}", kill=True)
         if wait:
             self.wait_osd(osd_id, up=False)
 
     def start_osd(self, osd_id, wait=True):
         """Start osd.N again from its data."""
         self._osd_state(osd_id)
-        if not daemons.running_pid(self.dir, f"osd.{osd_id}"):
-            native.start_daemon(self.dir, f"osd.{osd_id}")
-            self._changed()
+        self.start_daemon(f"osd.{osd_id}")
         if wait:
             self.wait_osd(osd_id, up=True)
 
@@ -84,8 +75,7 @@ class Faults:
 
     def add_osd(self, wait=True):
         """Format and start one more OSD; returns its id."""
-        osd_id = native.create_osd(self.dir, self.client)
-        self.state = native.load_state(self.dir)
+        osd_id = self.backend.add_osd(self)
         self._changed()
         if wait:
             self.wait_osd(osd_id, up=True)
@@ -103,15 +93,10 @@ class Faults:
         if len(self.state["osds"]) <= 1:
             raise ClusterError(f"osd.{osd_id} is the cluster's only OSD; a cluster needs one "
                                "(add one with add_osd() first, or `cephlab down`)")
-        daemons.stop(self.dir, [f"osd.{osd_id}"], graceful=True)
-        self.wait_osd(osd_id, up=False)
+        self.stop_osd(osd_id)
         self.osd_out(osd_id)
         self.client.mgr("osd purge", id=osd_id, yes_i_really_mean_it=True)   # a mgr command
-        shutil.rmtree(self.dir / "osd" / str(osd_id), ignore_errors=True)
-        state = native.load_state(self.dir)
-        state["osds"] = [i for i in state["osds"] if i != osd_id]
-        native.save_state(self.dir, state)
-        self.state = state
+        self.state = self.backend.forget_osd(self, osd_id)
 
     def wait_for_clean(self, timeout=300, progress=True, interval=1.0):
         """Wait until every PG is active+clean; ClusterError with the stuck states on timeout."""

@@ -60,10 +60,10 @@ def tail(text: str, lines: int = TAIL_LINES, sep: str = " | ") -> str:
 
 def _subprocess_run(cmd: list[str], *, timeout: float, cwd: str | None,
                     env: Mapping[str, str] | None, input: str | None,
-                    stdout_file=None) -> Result:
+                    stdout_file=None, show: bool = False) -> Result:
     stdin = subprocess.PIPE if input is not None else subprocess.DEVNULL
-    out = stdout_file if stdout_file is not None else subprocess.PIPE
-    err = subprocess.STDOUT if stdout_file is not None else subprocess.PIPE
+    out = stdout_file if stdout_file is not None else None if show else subprocess.PIPE
+    err = subprocess.STDOUT if stdout_file is not None else None if show else subprocess.PIPE
     proc = subprocess.Popen(cmd, stdin=stdin, stdout=out, stderr=err, text=True, cwd=cwd,
                             env=None if env is None else dict(env))
     try:
@@ -85,13 +85,14 @@ RUNNER: Callable[..., Result] = _subprocess_run
 def run(cmd: Sequence[str | os.PathLike], *, what: str | None = None,
         timeout: float = DEFAULT_TIMEOUT_S, cwd: str | os.PathLike | None = None,
         env: Mapping[str, str] | None = None, input: str | None = None, check: bool = True,
-        hint: str = "", log: str | os.PathLike | None = None) -> Result:
+        hint: str = "", log: str | os.PathLike | None = None, show: bool = False) -> Result:
     """Run `cmd` to its end and return a Result.
 
     what: how errors name the step (default: the program's name); hint: what to do, appended
     to a ProgramMissing message; log: a file that receives stdout and stderr instead of the
-    Result (for long, chatty programs such as `vagrant up`); check=False returns a failed
-    Result instead of raising.
+    Result (for long, chatty programs such as `vagrant up`); show: let the program write to
+    this terminal as it goes (its progress), the Result then holds no output; check=False
+    returns a failed Result instead of raising.
     """
     argv = [os.fspath(a) for a in cmd]
     name = Path(argv[0]).name
@@ -104,10 +105,12 @@ def run(cmd: Sequence[str | os.PathLike], *, what: str | None = None,
         with open(log, "w") as f:
             result = RUNNER(argv, stdout_file=f, **kwargs)
         result.stdout = Path(log).read_text(errors="replace")
+    elif show:
+        result = RUNNER(argv, show=True, **kwargs)
     else:
         result = RUNNER(argv, **kwargs)
     if check and result.returncode != 0:
-        where = f" (log: {log})" if log is not None else ""
+        where = f" (log: {log})" if log is not None else " (messages above)" if show else ""
         raise CommandFailed(f"{what} failed (exit {result.returncode}): "
                             f"{tail(result.stderr or result.stdout)}{where}", result)
     return result

@@ -27,9 +27,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cephlab.backends.native import daemons
-from cephlab.backends.native import lifecycle as native
 from cephlab.core import teardown
+from cephlab.core.mounts import mount_point, unmount, unmount_all  # noqa: F401  (lab 09 uses them)
 from cephlab.core.errors import ClusterError
 
 OPS = ("create", "stat", "rename", "remove")
@@ -56,8 +55,8 @@ class CephFS:
                 cluster.client.mon("fs rm", fs_name=fs["name"], yes_i_really_mean_it=True)
                 done.append(f"removed file system {fs['name']}")
         if (not cluster.client.mon("fs ls") and not cluster.state.get("mds")
-                and daemons.running_pid(cluster.dir, "mds.a")):
-            daemons.stop(cluster.dir, ["mds.a"], graceful=True)
+                and cluster.daemon_pid("mds.a")):
+            cluster.stop_daemon("mds.a")
             done.append("stopped mds.a")
         return done
 
@@ -78,8 +77,8 @@ class CephFS:
         name = lab.name("fs")
         c.client.mon("fs new", fs_name=name, metadata=meta, data=data)
         started = False
-        if not daemons.running_pid(c.dir, "mds.a"):
-            native.start_daemon(c.dir, "mds.a")
+        if not c.daemon_pid("mds.a"):
+            c.start_daemon("mds.a")
             started = True
         fs = cls(c, name, lab.prefix, created=True, started_mds=started)
         fs.wait_active(timeout)
@@ -90,7 +89,7 @@ class CephFS:
         while not active_mds(self.cluster):
             if time.monotonic() > deadline:
                 raise ClusterError(f"no MDS became active for {self.name} within {timeout} s; see "
-                                   f"{daemons.log_path(self.cluster.dir, 'mds.a')}")
+                                   f"{self.cluster.daemon_log('mds.a')}")
             time.sleep(0.25)
 
     # -- mounts ------------------------------------------------------------------------------------
@@ -139,7 +138,7 @@ class CephFS:
             self.cluster.client.mon("fs fail", fs_name=self.name)
             self.cluster.client.mon("fs rm", fs_name=self.name, yes_i_really_mean_it=True)
         if self.started_mds:
-            daemons.stop(self.cluster.dir, ["mds.a"], graceful=True)
+            self.cluster.stop_daemon("mds.a")
         self.created = self.started_mds = False
 
 
@@ -183,34 +182,11 @@ def mds_requests(cluster, name="mds.a"):
 
 def mds_cpu_seconds(cluster, name="mds.a"):
     """CPU seconds (user + system, all threads) the MDS process has used so far."""
-    pid = daemons.running_pid(cluster.dir, name)
+    pid = cluster.daemon_pid(name)
     if not pid:
         raise ClusterError(f"{name} is not running on this machine")
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def unmount_all(prefix: str) -> list[str]:
-    """Unmount every mount point whose path starts with `prefix`; returns those released.
-
-    A failure is reported in one line (teardown.attempt) and the others still go."""
-    points = [mount_point(line) for line in Path("/proc/mounts").read_text().splitlines()]
-    points = [p for p in points if p.startswith(prefix)]
-    return [p for p in points if teardown.attempt(f"unmount {p}", unmount, p)]
-
-
-def mount_point(line: str) -> str:
-    """The mount point of one /proc/mounts line; the kernel writes a space, tab, newline or
-    backslash in a path as an octal escape (\\040 for a space), which is undone here."""
-    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[1])
-
-
-def unmount(point: str | os.PathLike) -> None:
-    """Unmount a ceph-fuse mount and remove its mount point (teardown.unmount); a busy mount is
-    detached lazily and said so, since its ceph-fuse lives on until the last user leaves it."""
-    if teardown.unmount(point) == "detached":
-        teardown.report(f"{point} was busy (a process has a file or its working folder there); "
-                        "detached it: it goes once that process ends")
 
 
 # -- the benchmark --------------------------------------------------------------------------------------

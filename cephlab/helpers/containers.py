@@ -18,7 +18,7 @@ import time
 
 from models.crush import objects, parse_json
 
-from cephlab.backends.vagrant import lifecycle as vagrant
+from cephlab.cluster.api import Cluster
 from cephlab.core.errors import ClusterError
 
 SKIP = ("skipped: needs the Vagrant cluster (make vagrant-check / cephlab up --backend vagrant, "
@@ -29,9 +29,7 @@ def vagrant_ready():
     """(True, "") when this notebook should use the Vagrant cluster, else (False, the reason)."""
     if os.environ.get("CEPHLAB_BACKEND") != "vagrant":
         return False, "CEPHLAB_BACKEND is not 'vagrant'"
-    if not (vagrant.export_dir() / "ceph.conf").is_file():
-        return False, f"no exported ceph.conf in {vagrant.export_dir()}"
-    return True, ""
+    return Cluster.backend_ready("vagrant")
 
 
 # -- daemons as containers -------------------------------------------------------------------------
@@ -95,6 +93,11 @@ def hosts(cluster):
     """{host: [osd ids]} from the CRUSH tree."""
     nodes = cluster.ceph("osd", "tree")["nodes"]
     return {n["name"]: sorted(n.get("children", [])) for n in nodes if n["type"] == "host"}
+
+
+def osd_host(cluster, osd_id):
+    """The host that runs osd.N (its CRUSH location)."""
+    return cluster.ceph("osd", "find", str(int(osd_id)))["crush_location"]["host"]
 
 
 def pool_placement(cluster, pool):
@@ -180,7 +183,7 @@ def host_down(cluster, host, timeout=300):
     the monitors mark its OSDs down. Returns seconds."""
     osds = hosts(cluster)[host]
     t0 = time.monotonic()
-    vagrant._vagrant(["halt", host])
+    cluster.stop_host(host)
     wait_osds(cluster, osds, up=False, timeout=timeout)
     return time.monotonic() - t0
 
@@ -190,7 +193,7 @@ def host_up(cluster, host, timeout=600):
     Waits until its OSDs are up. Returns seconds."""
     osds = hosts(cluster)[host]
     t0 = time.monotonic()
-    vagrant._vagrant(["up", host, "--no-provision"])
+    cluster.start_host(host)
     wait_osds(cluster, osds, up=True, timeout=timeout)
     return time.monotonic() - t0
 

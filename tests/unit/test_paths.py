@@ -4,18 +4,19 @@ import socket
 import pytest
 
 from cephlab.backends.native import paths
+from cephlab.core.names import check_name
 from cephlab.core.errors import SetupError
 
 
 @pytest.mark.parametrize("name", ["lab", "pytest-123", "a_b", "x" * 32])
 def test_good_names(name):
-    assert paths.check_name(name) == name
+    assert check_name(name) == name
 
 
 @pytest.mark.parametrize("name", ["", "a/b", "with space", "x" * 33, None, "../up"])
 def test_bad_names_say_what_is_allowed(name):
     with pytest.raises(SetupError, match="1-32 letters"):
-        paths.check_name(name)
+        check_name(name)
 
 
 def test_state_home_follows_cephlab_dir_then_xdg(monkeypatch, tmp_path):

@@ -12,6 +12,7 @@ import pytest
 from cephlab.backends.vagrant import lifecycle as vagrant
 from cephlab.cluster.api import Cluster
 from cephlab.core.errors import ClusterError, ClusterNotRunning
+from cephlab.helpers import smoke
 from .conftest import ROOT, VAGRANT_DIR, need
 
 CEPHLAB = [sys.executable, "-m", "cephlab.cli"]
@@ -126,13 +127,13 @@ def test_smoke_check_through_the_export(exported, lab_cluster):
     """The smoke test of up-and-check.sh, on the native cluster (one host, failure domain osd)."""
     c = Cluster.connect(backend="vagrant", dir=exported)
     try:
-        result = vagrant.smoke_check(c, osds=len(lab_cluster.state["osds"]), hosts=1,
-                                     failure_domain="osd", bench_seconds=2, faults=False)
+        result = smoke.smoke_check(c, osds=len(lab_cluster.state["osds"]), hosts=1,
+                                   failure_domain="osd", bench_seconds=2, faults=False)
     finally:
         c.close()
     assert result["objects_verified"] == 20
     assert result["bench_write_iops"] > 0
-    assert vagrant.SMOKE_POOL not in lab_cluster.df()                # cleaned up
+    assert smoke.SMOKE_POOL not in lab_cluster.df()                # cleaned up
 
 
 @pytest.mark.cluster

@@ -18,7 +18,7 @@ from cephlab.backends.native import conf as cconf
 from cephlab.backends.native import daemons
 from cephlab.backends.native import paths
 from cephlab.core import release
-from cephlab.core import teardown
+from cephlab.core import mounts, teardown
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterError, SetupError
 from cephlab.core.progress import Progress
@@ -397,17 +397,6 @@ def up(name="lab", osds=3, objectstore="bluestore", mds=False, dir=None, progres
     return d, state, "created"
 
 
-def release_clients(name, d):
-    """Undo the client side the labs attach to a cluster: ceph-fuse mounts under its tmp/ (lab 09)
-    and lab 10's database servers, loop device and rbd-fuse mount. Done before the daemons stop,
-    because a loop device or FUSE mount whose cluster is gone hangs every process that touches it.
-    Each step that fails is reported in one line and the others still run."""
-    from cephlab.helpers import cephfs
-    from cephlab.helpers import database
-    cephfs.unmount_all(str(d / "tmp") + "/")
-    database.remove_leftovers(database.work_folder(name))
-
-
 def _stop_reported(d, names, graceful):
     """daemons.stop, or [] after reporting which daemons it could not stop."""
     stopped = []
@@ -427,7 +416,9 @@ def down(name="lab", dir=None, keep=False):
         if d.exists() and any(d.iterdir()):
             raise SetupError(f"{d} is not a cephlab cluster folder; not touching it")
         return []
-    teardown.attempt(f"release the clients of {name}", release_clients, name, d)
+    # ceph-fuse mounts of the labs live under tmp/: a FUSE mount whose cluster is gone hangs
+    # every process that touches it, so they go before the daemons.
+    teardown.attempt(f"unmount the FUSE mounts of {name}", mounts.unmount_all, str(d / "tmp") + "/")
     teardown.attempt(f"stop the FUSE clients of {name}", daemons.stop_fuse_clients, d)
     names = sorted(set(daemons.daemon_names(d)) | set(all_daemons(state)))
     if keep:

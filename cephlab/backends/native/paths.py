@@ -5,15 +5,15 @@ Everything a cluster writes stays inside its folder (see cephlab/README.md for t
 from __future__ import annotations
 
 import os
-import re
+
 import shutil
 import socket
 import zlib
 from pathlib import Path
 
 from cephlab.core.errors import SetupError
+from cephlab.core.names import check_name
 
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 MARKER = "cluster.json"          # written first in a new folder; proves the folder is ours
 
 # Ports: one block of PORT_BLOCK ports per cluster, below the kernel's ephemeral range
@@ -24,14 +24,6 @@ PORT_SLOTS = 220
 
 REQUIRED_BINARIES = ("ceph-mon", "ceph-mgr", "ceph-osd", "ceph")
 INSTALL_HINT = "sudo apt-get install ceph-mon ceph-mgr ceph-osd ceph-mds ceph-base fio"
-
-
-def check_name(name):
-    if not isinstance(name, str) or not NAME_RE.match(name):
-        raise SetupError(
-            f"bad cluster name {name!r}: use 1-32 letters, digits, '-' or '_' "
-            "(no '/', no spaces), e.g. --name lab2")
-    return name
 
 
 def state_home():

@@ -1,0 +1,1 @@
+"""The Vagrant backend: cephadm in VMs (vagrant/), reached through the conf `vagrant up` exports."""

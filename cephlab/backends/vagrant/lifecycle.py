@@ -17,13 +17,12 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-from cephlab.core.errors import ClusterError, ClusterNotRunning, SetupError
+from cephlab.core import run
+from cephlab.core.errors import ClusterError, SetupError
 
-from cephlab.core.project import VAGRANT_DIR  # noqa: E402
+from cephlab.core.project import VAGRANT_DIR
 INSTALL_HINT = ("install Vagrant and a provider: on Debian/Ubuntu `sudo apt-get install vagrant "
                 "vagrant-libvirt`, elsewhere https://developer.hashicorp.com/vagrant/downloads "
                 "with VirtualBox")
@@ -162,23 +161,15 @@ def export_dir():
 
 
 # -- driving Vagrant --------------------------------------------------------------------------
-def _vagrant(args, log=None):
-    exe = shutil.which("vagrant")
-    if not exe:
-        raise SetupError(f"vagrant is not installed: {INSTALL_HINT}")
-    out = open(log, "w") if log else None
+def vagrant(args, log=None, timeout=3 * 3600):
+    """Run `vagrant <args>` in vagrant/ (output to `log` when given); its output."""
     try:
-        proc = subprocess.run([exe, *args], cwd=VAGRANT_DIR, stdout=out, stderr=subprocess.STDOUT
-                              if out else None)
-    finally:
-        if out:
-            out.close()
-    if proc.returncode != 0:
-        where = f" (log: {log})" if log else " (messages above)"
-        raise ClusterError(f"`vagrant {' '.join(args)}` in {VAGRANT_DIR} failed with exit "
-                           f"{proc.returncode}{where}; a failed health gate prints what is wrong. "
-                           "Fix it and run `vagrant provision` there, or start over with "
-                           "`vagrant destroy -f`")
+        return run.run(["vagrant", *args], what=f"`vagrant {' '.join(args)}` in {VAGRANT_DIR}",
+                       cwd=VAGRANT_DIR, log=log, show=log is None, timeout=timeout,
+                       hint=INSTALL_HINT).stdout
+    except run.CommandFailed as e:
+        raise ClusterError(f"{e}; a failed health gate prints what is wrong. Fix it and run "
+                           "`vagrant provision` there, or start over with `vagrant destroy -f`") from e
 
 
 def up(quiet=False):
@@ -189,7 +180,7 @@ def up(quiet=False):
     if quiet:
         d.mkdir(parents=True, exist_ok=True)
         log = d / "vagrant-up.log"
-    _vagrant(["up"], log)
+    vagrant(["up"], log)
     if not (d / "ceph.conf").is_file():
         raise ClusterError(f"`vagrant up` finished but exported no ceph.conf to {d}; "
                            "run `vagrant provision` in vagrant/ to finish the cluster")
@@ -198,210 +189,6 @@ def up(quiet=False):
 
 def down(destroy=False):
     """Halt the VMs (they keep their cluster), or destroy them and forget the exported conf."""
-    _vagrant(["destroy", "-f"] if destroy else ["halt"])
+    vagrant(["destroy", "-f"] if destroy else ["halt"])
     if destroy:
         shutil.rmtree(export_dir(), ignore_errors=True)
-
-
-def connect(cls, dir=None):
-    """A Cluster (class cls) on the exported conf in `dir` (default export_dir())."""
-    d = Path(dir).expanduser() if dir else export_dir()
-    if not (d / "ceph.conf").is_file() or not (d / "keyring").is_file():
-        raise ClusterNotRunning(f"no Vagrant cluster exported in {d}: start one with "
-                                "`cephlab up --backend vagrant` (or `vagrant up` in vagrant/)")
-    try:
-        meta = json.loads((d / "cluster.json").read_text())
-    except (OSError, ValueError):
-        meta = {}
-    state = {"name": meta.get("name", "vagrant"), "backend": "vagrant", "status": "ready",
-             "fsid": meta.get("fsid"), "nodes": meta.get("nodes", {}), "osds": []}
-    (d / "tmp").mkdir(exist_ok=True)
-    cluster = _vagrant_class(cls)(d, state)
-    try:
-        state["osds"] = sorted(cluster.client.mon("osd ls"))
-    except ClusterError as e:
-        cluster.close()
-        raise ClusterNotRunning(f"the Vagrant cluster of {d} does not answer ({e}); are the VMs "
-                                "running? `cephlab up --backend vagrant` starts them") from e
-    return cluster
-
-
-# -- faults on daemons in VMs: through cephadm (orchestrator) and systemd, not local PIDs ----------
-def osd_host(cluster, osd_id):
-    """The node that runs osd.N (from the CRUSH location)."""
-    return cluster.client.mon("osd find", id=int(osd_id))["crush_location"]["host"]
-
-
-def node_command(host, command):
-    """Run a shell command as root on a node (`vagrant ssh`); its output."""
-    exe = shutil.which("vagrant")
-    if not exe:
-        raise SetupError(f"vagrant is not installed: {INSTALL_HINT}")
-    proc = subprocess.run([exe, "ssh", host, "-c", f"sudo {command}"], cwd=VAGRANT_DIR,
-                          capture_output=True, text=True, timeout=300)
-    if proc.returncode != 0:
-        raise ClusterError(f"on {host}: `{command}` failed: {(proc.stderr or proc.stdout).strip()[-300:]}")
-    return proc.stdout
-
-
-def _vagrant_class(base):
-    """Cluster (base) with the faults that need the daemons' host done through cephadm."""
-
-    class VagrantCluster(base):
-        def stop_osd(self, osd_id, wait=True):
-            """Stop osd.N politely: `ceph orch daemon stop` (systemd stops its container)."""
-            self._osd_state(osd_id)
-            self.ceph("orch", "daemon", "stop", f"osd.{osd_id}")
-            if wait:
-                self.wait_osd(osd_id, up=False, timeout=120)
-
-        def kill_osd(self, osd_id, wait=True):
-            """SIGKILL osd.N's container (a crash), then keep systemd from restarting it."""
-            self._osd_state(osd_id)
-            unit = f"ceph-{self.state['fsid']}@osd.{osd_id}.service"
-            node_command(osd_host(self, osd_id),
-                         f"sh -c 'systemctl kill --signal=SIGKILL {unit}; systemctl stop {unit}'")
-            if wait:
-                self.wait_osd(osd_id, up=False, timeout=120)
-
-        def start_osd(self, osd_id, wait=True):
-            self._osd_state(osd_id)
-            self.ceph("orch", "daemon", "start", f"osd.{osd_id}")
-            if wait:
-                self.wait_osd(osd_id, up=True, timeout=180)
-
-        def add_osd(self, wait=True):
-            raise ClusterError("the Vagrant cluster makes one OSD per extra disk: raise osd_disks "
-                               "in vagrant/settings.yml, then `vagrant reload --provision` in vagrant/")
-
-    VagrantCluster.__name__ = VagrantCluster.__qualname__ = "Cluster"
-    return VagrantCluster
-
-
-# -- the `cephlab ... --backend vagrant` commands (dispatched from cli_cluster) ---------------
-def _fail(e):
-    print(f"cephlab: error: {e}", file=sys.stderr)
-    return 1
-
-
-def cmd_up(args):
-    if (args.osds, args.objectstore, args.mds) != (3, "bluestore", False):
-        print("note: --osds, --objectstore and --mds are for the native cluster; the Vagrant "
-              "cluster's OSDs come from vagrant/settings.yml (nodes x osd_disks, BlueStore)")
-    try:
-        d = up(quiet=args.quiet)
-    except ClusterError as e:
-        return _fail(e)
-    print(f"the Vagrant cluster is up; ceph.conf and keyring are in {d}")
-    print('use it from a shell with: eval "$(cephlab env --backend vagrant)"')
-    return 0
-
-
-def cmd_down(args):
-    try:
-        down(destroy=args.destroy)
-    except ClusterError as e:
-        return _fail(e)
-    print("Vagrant cluster: " + ("VMs destroyed, export removed" if args.destroy else
-                                 "VMs halted (`cephlab up --backend vagrant` starts them again)"))
-    return 0
-
-
-def print_status(c):
-    st = c.status()
-    health = st["health"]
-    print(f"Vagrant cluster {c.state.get('fsid') or ''}: {health['status']}  (conf in {c.dir})")
-    for name, check in health.get("checks", {}).items():
-        print(f"  {name}: {check['summary']['message']}")
-    try:
-        daemons = c.ceph("orch", "ps")
-    except ClusterError as e:       # a cluster without cephadm (or its mgr is restarting)
-        print(f"daemons: unknown ({e})")
-        daemons = []
-    if daemons:
-        print("daemons (cephadm containers):")
-    for d in sorted(daemons, key=lambda d: (d["hostname"], d["daemon_type"])):
-        print(f"  {d['hostname']:10s} {d['daemon_type']}.{d['daemon_id']:14s} "
-              f"{d.get('status_desc', '?')}")
-    pgmap = st["pgmap"]
-    print(f"PGs: {pgmap.get('num_pgs', 0)} " +
-          ", ".join(f"{s['count']} {s['state_name']}" for s in pgmap.get("pgs_by_state", [])))
-    gib = 1024 ** 3
-    print(f"usage: {pgmap.get('bytes_used', 0) / gib:.2f} GiB used of "
-          f"{pgmap.get('bytes_total', 0) / gib:.2f} GiB")
-
-
-# -- the smoke test of vagrant/up-and-check.sh ------------------------------------------------
-SMOKE_POOL = "cephlab-smoke"
-
-
-def smoke_check(cluster, osds=None, hosts=None, failure_domain="host", bench_seconds=5,
-                faults=True):
-    """Check a cluster through the API a lab uses; returns {check: result}, raises ClusterError.
-
-    HEALTH_OK; `osds` OSDs up and in; `hosts` hosts in the CRUSH map; the default rule picks
-    leaves of type `failure_domain`; a size-3 pool takes checksummed objects and reads them back;
-    `rados bench` writes; (faults) the last OSD stops and starts again; the pool is removed.
-    """
-    out = {"health": cluster.health()}
-    if out["health"] != "HEALTH_OK":
-        raise ClusterError(f"health is {out['health']}: {cluster.health_detail()}")
-    osdmap = cluster.client.mon("osd dump")["osds"]
-    out["osds_up_in"] = sum(1 for o in osdmap if o["up"] and o["in"])
-    if osds is not None and out["osds_up_in"] != osds:
-        raise ClusterError(f"{out['osds_up_in']} OSDs up and in, expected {osds}")
-    tree = cluster.client.mon("osd tree")["nodes"]
-    out["hosts"] = sorted(n["name"] for n in tree if n["type"] == "host")
-    if hosts is not None and len(out["hosts"]) != hosts:
-        raise ClusterError(f"CRUSH has hosts {out['hosts']}, expected {hosts}")
-    rule = cluster.client.mon("osd crush rule dump", name="replicated_rule")
-    out["failure_domain"] = next((s["type"] for s in rule["steps"] if s["op"].startswith("choose")), None)
-    if failure_domain is not None and out["failure_domain"] != failure_domain:
-        raise ClusterError(f"replicated_rule picks by {out['failure_domain']}, expected {failure_domain}")
-    with cluster.resources() as r:
-        r.replicated_pool(SMOKE_POOL, size=3, pg_num=16)
-        manifest = cluster.write_checked_objects(SMOKE_POOL, count=20)
-        bad = cluster.verify_objects(SMOKE_POOL, manifest)
-        if bad:
-            raise ClusterError(f"objects read back wrong or missing: {bad[:5]}")
-        out["objects_verified"] = len(manifest)
-        bench = cluster.rados_bench(SMOKE_POOL, bench_seconds, block_size=4096, threads=8)
-        out["bench_write_iops"] = round(bench.iops, 1)
-        if faults:
-            last = max(cluster.state["osds"])
-            cluster.stop_osd(last)
-            cluster.start_osd(last)
-            out["osd_stopped_and_started"] = last
-    return out
-
-
-def smoke_main(argv=None):
-    """`python -m cephlab.backends.vagrant.lifecycle smoke [--osds N] [--hosts N]`: smoke_check on the Vagrant cluster."""
-    import argparse
-    p = argparse.ArgumentParser(prog="python -m cephlab.backends.vagrant.lifecycle smoke")
-    p.add_argument("--osds", type=int, help="expected OSDs (default: nodes x osd_disks of settings.yml)")
-    p.add_argument("--hosts", type=int, help="expected hosts (default: nodes of settings.yml)")
-    p.add_argument("--dir", help="export folder (default: vagrant/.export)")
-    args = p.parse_args(argv)
-    from cephlab.cluster.api import Cluster
-    try:
-        s = load_settings()
-        c = Cluster.connect(backend="vagrant", dir=args.dir)
-        try:
-            result = smoke_check(c, osds=args.osds or s["nodes"] * s["osd_disks"],
-                                 hosts=args.hosts or s["nodes"])
-        finally:
-            c.close()
-    except ClusterError as e:
-        print(f"smoke test FAILED: {e}", file=sys.stderr)
-        return 1
-    for key, value in result.items():
-        print(f"  {key}: {value}")
-    print(f"smoke test passed (local_daemons={c.local_daemons})")
-    return 0
-
-
-if __name__ == "__main__":
-    if sys.argv[1:2] != ["smoke"]:
-        sys.exit("usage: python -m cephlab.backends.vagrant.lifecycle smoke [--osds N] [--hosts N] [--dir DIR]")
-    sys.exit(smoke_main(sys.argv[2:]))

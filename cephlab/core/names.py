@@ -1,0 +1,17 @@
+"""Cluster names: what every backend and the CLI accept (a name becomes a folder name)."""
+from __future__ import annotations
+
+import re
+
+from cephlab.core.errors import SetupError
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
+
+
+def check_name(name: object) -> str:
+    """`name` when it is a good cluster name; SetupError says what a good one looks like."""
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise SetupError(
+            f"bad cluster name {name!r}: use 1-32 letters, digits, '-' or '_' "
+            "(no '/', no spaces), e.g. --name lab2")
+    return name
