@@ -105,6 +105,10 @@ class Backend(ABC):
         """{daemon: pid} of the daemons running on this machine ({} where none are local)."""
         return {}
 
+    def daemon_pid(self, cluster: ClusterView, daemon: str) -> int | None:
+        """The PID of one daemon running on this machine (None: not running, or not local)."""
+        return self.pids(cluster).get(daemon)
+
     @abstractmethod
     def stop_daemon(self, cluster: ClusterView, daemon: str, *, kill: bool = False) -> None:
         """Stop one daemon politely, or kill it (SIGKILL: a crash); it is not restarted."""

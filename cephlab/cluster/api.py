@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from cephlab import backends
 from cephlab.backends.base import Backend, State
@@ -135,7 +136,7 @@ class Cluster(Pools, Tuning, Measuring, Faults):
 
     def daemon_pid(self, daemon: str) -> int | None:
         """The PID of one local daemon ("mds.a"), None when it does not run (or is not local)."""
-        return self.pids().get(daemon)
+        return self.backend.daemon_pid(self, daemon)
 
     def stop_daemon(self, daemon: str, kill: bool = False) -> None:
         """Stop one daemon (kill: SIGKILL, a crash); it stays stopped until start_daemon."""
@@ -173,32 +174,32 @@ class Cluster(Pools, Tuning, Measuring, Faults):
         return self.backend.status_lines(self)
 
     # -- commands ------------------------------------------------------------------------------
-    def ceph(self, *args, timeout=30, inbuf=b""):
+    def ceph(self, *args: str, timeout: float = 30, inbuf: bytes = b"") -> Any:
         """Run `ceph <args>` and return its parsed JSON, e.g. c.ceph("osd", "tree")."""
         return self.client.ceph(args, inbuf=inbuf, timeout=timeout)
 
-    def status(self):
+    def status(self) -> dict[str, Any]:
         return self.client.mon("status")
 
-    def health(self):
+    def health(self) -> str:
         """"HEALTH_OK", "HEALTH_WARN" or "HEALTH_ERR"."""
         return self.status()["health"]["status"]
 
-    def health_detail(self):
+    def health_detail(self) -> dict[str, Any]:
         return self.client.mon("health", detail="detail")
 
-    def df(self):
+    def df(self) -> dict[str, dict[str, int]]:
         """{pool: {stored, used, max_avail, objects}} in bytes, from `ceph df detail`."""
         out = self.client.mon("df", detail="detail")
         return {p["name"]: {"stored": p["stats"]["stored"], "used": p["stats"]["bytes_used"],
                             "max_avail": p["stats"]["max_avail"], "objects": p["stats"]["objects"]}
                 for p in out["pools"]}
 
-    def osd_df(self):
+    def osd_df(self) -> list[dict[str, Any]]:
         """One dict per OSD (id, kb, kb_used, utilization, pgs, ...) from `ceph osd df`."""
         return self.client.mgr("osd df")["nodes"]
 
-    def pg_states(self):
+    def pg_states(self) -> dict[str, int]:
         """{state: count}, e.g. {"active+clean": 32}."""
         pgmap = self.status()["pgmap"]
         return {s["state_name"]: s["count"] for s in pgmap.get("pgs_by_state", [])}

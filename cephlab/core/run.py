@@ -18,6 +18,7 @@ import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from cephlab.core.errors import ClusterError, SetupError
 
@@ -60,7 +61,7 @@ def tail(text: str, lines: int = TAIL_LINES, sep: str = " | ") -> str:
 
 def _subprocess_run(cmd: list[str], *, timeout: float, cwd: str | None,
                     env: Mapping[str, str] | None, input: str | None,
-                    stdout_file=None, show: bool = False) -> Result:
+                    stdout_file: IO[str] | None = None, show: bool = False) -> Result:
     stdin = subprocess.PIPE if input is not None else subprocess.DEVNULL
     out = stdout_file if stdout_file is not None else None if show else subprocess.PIPE
     err = subprocess.STDOUT if stdout_file is not None else None if show else subprocess.PIPE
@@ -131,6 +132,6 @@ def finish(proc: subprocess.Popen, what: str, timeout: float = 300) -> str:
         proc.kill()
         raise CommandTimeout(f"{what} did not finish within {timeout:g} s and was killed") from None
     if proc.returncode != 0:
-        result = Result(list(proc.args), proc.returncode, out or "", "")
+        result = Result([str(a) for a in proc.args], proc.returncode, out or "", "")  # type: ignore[union-attr]
         raise CommandFailed(f"{what} failed (exit {proc.returncode}): {tail(out or '')}", result)
     return out or ""

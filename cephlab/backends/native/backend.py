@@ -52,6 +52,10 @@ class NativeBackend(Backend):
     def pids(self, cluster: ClusterView) -> dict[str, int]:
         return {n: p for n in self.daemons(cluster) if (p := daemons.running_pid(cluster.dir, n))}
 
+    def daemon_pid(self, cluster: ClusterView, daemon: str) -> int | None:
+        # Also daemons a lab started beyond the state (lab 09's mds.a).
+        return daemons.running_pid(cluster.dir, daemon)
+
     def stop_daemon(self, cluster: ClusterView, daemon: str, *, kill: bool = False) -> None:
         daemons.stop(cluster.dir, [daemon], graceful=not kill)
 
