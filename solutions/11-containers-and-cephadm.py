@@ -354,7 +354,7 @@ import time
 from cephlab.helpers import containers
 from cephlab.helpers import recovery as rh
 
-READY, WHY = containers.vagrant_ready()
+READY, WHY = containers.cephadm_ready()
 if READY:
     from cephlab.helpers.lab import LabSession, io_probe
     lab = LabSession("11", min_osds=6)

@@ -50,6 +50,8 @@ class Backend(ABC):
     local_daemons: bool = False
     #: seconds to wait for a daemon to go up or down (containers in VMs take longer).
     daemon_timeout_s: float = 60.0
+    #: True when cephadm manages the daemons (`ceph orch` works; hosts and containers).
+    orchestrated: bool = False
     #: a line for `--backend` help texts.
     summary: str = ""
     #: how messages name a cluster of this kind ("Vagrant cluster lab"); "" for the native one.
@@ -70,6 +72,16 @@ class Backend(ABC):
     def down(self, name: str, dir: str | Path | None, *, keep: bool = False,
              destroy: bool = False) -> list[str]:
         """Stop (keep: keep its data) or remove the cluster; what was stopped. Always finishes."""
+
+    def up_message(self, name: str, folder: Path, what: str) -> str:
+        """What `cephlab up` says once the cluster runs ("" when the progress said it)."""
+        return ""
+
+    def down_message(self, name: str, folder: Path, stopped: list[str], keep: bool,
+                     destroy: bool) -> str:
+        """What `cephlab down` says it did."""
+        what = f"stopped {len(stopped)} daemons" if stopped else "nothing was running"
+        return f"cluster {name}: {what}; " + (f"kept {folder}" if keep else f"removed {folder}")
 
     @abstractmethod
     def folder(self, name: str, dir: str | Path | None) -> Path:
@@ -150,6 +162,7 @@ class OrchestratorBackend(Backend):
     talks to it through a ceph.conf and keyring exported to a folder."""
 
     daemon_timeout_s = 180.0
+    orchestrated = True
     not_running_hint = "start it with `cephlab up --backend <name>`"
 
     @abstractmethod
@@ -158,6 +171,14 @@ class OrchestratorBackend(Backend):
 
     def folder(self, name: str, dir: str | Path | None) -> Path:
         return self.export_dir(dir)
+
+    def up_message(self, name: str, folder: Path, what: str) -> str:
+        return f"the {self.title} cluster is up; ceph.conf and keyring are in {folder}"
+
+    def down_message(self, name: str, folder: Path, stopped: list[str], keep: bool,
+                     destroy: bool) -> str:
+        return (f"{self.title} cluster: " + ("removed" if destroy else
+                f"stopped (`cephlab up --backend {self.name}` starts it again)"))
 
     def ready(self) -> tuple[bool, str]:
         d = self.export_dir()

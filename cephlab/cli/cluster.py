@@ -85,7 +85,8 @@ def _fail(e):
 
 def cmd_up(args):
     try:
-        d, state, what = backends.get(args.backend).up(
+        b = backends.get(args.backend)
+        d, state, what = b.up(
             args.name, args.dir, osds=args.osds, objectstore=args.objectstore, mds=args.mds,
             progress=not args.quiet)
     except ClusterError as e:
@@ -97,15 +98,15 @@ def cmd_up(args):
         if asked != has:
             print(f"note: it has {has[0]} {has[1]} OSDs{' and an MDS' if has[2] else ''}; "
                   f"`cephlab down --name {args.name}` first to change that")
-    elif args.backend != "native":
-        print(f"the {args.backend} cluster is up; ceph.conf and keyring are in {d}")
+    elif b.up_message(args.name, d, what):
+        print(b.up_message(args.name, d, what))
     print(f'use it from a shell with: eval "$(cephlab env{_flags(args)})"')
     return 0
 
 
 def _flags(args):
     out = "" if args.name == "lab" else f" --name {args.name}"
-    out += f" --backend {args.backend}" if args.backend != "native" else ""
+    out += f" --backend {args.backend}" if args.backend != backends.DEFAULT else ""
     return out + (f" --dir {shlex.quote(args.dir)}" if args.dir else "")
 
 
@@ -116,13 +117,8 @@ def cmd_down(args):
                                destroy=args.destroy)
     except ClusterError as e:
         return _fail(e)
-    if args.backend != "native":
-        print(f"{args.backend} cluster: " + ("destroyed" if args.destroy else "stopped (`cephlab "
-              f"up --backend {args.backend}` starts it again)"))
-        return 0
-    d = Cluster.folder(args.name, args.dir, args.backend)
-    what = f"stopped {len(stopped)} daemons" if stopped else "nothing was running"
-    print(f"cluster {args.name}: {what}; " + (f"kept {d}" if args.keep else f"removed {d}"))
+    b = backends.get(args.backend)
+    print(b.down_message(args.name, b.folder(args.name, args.dir), stopped, args.keep, args.destroy))
     return 0
 
 

@@ -90,9 +90,13 @@ class Cluster(Pools, Tuning, Measuring, Faults):
         return backends.get(backend).folder(name, dir)
 
     @staticmethod
-    def backend_ready(backend: str | None = None) -> tuple[bool, str]:
-        """(True, "") when a cluster of that backend is there to connect to, else (False, why)."""
-        return backends.get(backend).ready()
+    def backend_ready(backend: str | None = None, orchestrated: bool = False) -> tuple[bool, str]:
+        """(True, "") when a cluster of that backend is there to connect to, else (False, why);
+        orchestrated: it must also be a cephadm cluster (`ceph orch`, hosts, containers)."""
+        b = backends.get(backend)
+        if orchestrated and not b.orchestrated:
+            return False, f"the {b.name} cluster has no cephadm orchestrator (CEPHLAB_BACKEND=cephadm or vagrant)"
+        return b.ready()
 
     def stop(self, keep: bool = False) -> list[str]:
         """Stop every daemon of this cluster; remove its folder unless keep.

@@ -1,10 +1,10 @@
-"""Lab 11 helpers: the cephadm cluster of vagrant/ seen as containers and hosts.
+"""Lab 11 helpers: a cephadm cluster (container hosts or Vagrant VMs) seen as containers and hosts.
 
-    ok, why = vagrant_ready()                      # the lab's cluster part runs only when ok
+    ok, why = cephadm_ready()                      # the lab's cluster part runs only when ok
     orch_ps(c)                                     # one row per daemon container (`ceph orch ps`)
     redeploy(c, "osd.3")                           # new container, same data: before/after rows
     placement = pool_placement(c, pool)            # up sets: the cluster's and models.crush's
-    host_down(c, "ceph3") ... host_up(c, "ceph3")  # `vagrant halt` / `vagrant up` one node
+    host_down(c, "ceph3") ... host_up(c, "ceph3")  # stop / start one whole host
 
 The placement functions work on any cluster (tests run them on the native one); the rest needs
 cephadm (`ceph orch`) and Vagrant.
@@ -21,15 +21,15 @@ from models.crush import objects, parse_json
 from cephlab.cluster.api import Cluster
 from cephlab.core.errors import ClusterError
 
-SKIP = ("skipped: needs the Vagrant cluster (make vagrant-check / cephlab up --backend vagrant, "
-        "then run the notebook with CEPHLAB_BACKEND=vagrant)")
+SKIP = ("skipped: needs a cephadm cluster: the container hosts (`cephlab up --backend cephadm`, "
+        "root and podman) or the VMs (`make vagrant-check`); then run the notebook with "
+        "CEPHLAB_BACKEND=cephadm (or vagrant)")
 
 
-def vagrant_ready():
-    """(True, "") when this notebook should use the Vagrant cluster, else (False, the reason)."""
-    if os.environ.get("CEPHLAB_BACKEND") != "vagrant":
-        return False, "CEPHLAB_BACKEND is not 'vagrant'"
-    return Cluster.backend_ready("vagrant")
+def cephadm_ready():
+    """(True, "") when this notebook should use a cephadm cluster ($CEPHLAB_BACKEND names one
+    and it runs), else (False, the reason)."""
+    return Cluster.backend_ready(os.environ.get("CEPHLAB_BACKEND"), orchestrated=True)
 
 
 # -- daemons as containers -------------------------------------------------------------------------

@@ -36,6 +36,11 @@ class VagrantBackend(OrchestratorBackend):
     def settings(self) -> dict:
         return lifecycle.load_settings()
 
+    def down_message(self, name: str, folder: Path, stopped: list[str], keep: bool,
+                     destroy: bool) -> str:
+        return "Vagrant cluster: " + ("VMs destroyed, export removed" if destroy else
+                                      "VMs halted (`cephlab up --backend vagrant` starts them again)")
+
     def node_command(self, cluster: ClusterView, host: str, command: str) -> str:
         try:
             return run.run(["vagrant", "ssh", host, "-c", f"sudo {command}"], cwd=lifecycle.VAGRANT_DIR,
