@@ -223,8 +223,8 @@ class OrchestratorBackend(Backend):
         cluster.ceph("orch", "daemon", "start", daemon)
 
     def add_osd(self, cluster: ClusterView) -> int:
-        raise Unsupported(f"the {self.name} cluster makes one OSD per disk of its settings "
-                          "(osd_disks in vagrant/settings.yml)")
+        raise Unsupported(f"the {self.title} cluster makes one OSD per disk: raise osd_disks in "
+                          "vagrant/settings.yml, then bring the cluster up again")
 
     def status_lines(self, cluster: ClusterView) -> list[str]:
         try:
