@@ -445,7 +445,7 @@ def write_counters():
     return {o: {k: c.perf_dump(o)["osd"][k] for k in ("op_w", "subop_w")} for o in osd_ids}
 
 before = write_counters()
-with c.client.handle.open_ioctx(pool3) as io:
+with c.ioctx(pool3) as io:
     io.write_full("hello-ceph", b"persistent data outlives its container\n")
 after = write_counters()
 flow = pd.DataFrame.from_dict({f"osd.{o}": {"role": "primary" if o == primary else "replica" if o in replicas else "-",
@@ -527,7 +527,7 @@ deadline = time.monotonic() + 60
 while c.ceph("osd", "map", pool3, "hello-ceph")["acting_primary"] == primary and time.monotonic() < deadline:
     time.sleep(0.5)
 new_where = c.ceph("osd", "map", pool3, "hello-ceph")
-with c.client.handle.open_ioctx(pool3) as io:
+with c.ioctx(pool3) as io:
     survived = io.read("hello-ceph")
 print(f"osd.{primary} stopped; acting set now {new_where['acting']}, primary osd.{new_where['acting_primary']}")
 print("read back:", survived.decode().strip())

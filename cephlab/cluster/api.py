@@ -13,6 +13,8 @@ cephlab/cluster/measure.py and fault injection in cephlab/cluster/faults.py (mix
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +178,26 @@ class Cluster(Pools, Tuning, Measuring, Faults):
     def status_lines(self) -> list[str]:
         """What `cephlab status` says about where and how the daemons run."""
         return self.backend.status_lines(self)
+
+    # -- librados ------------------------------------------------------------------------------
+    @contextmanager
+    def ioctx(self, pool: str) -> Iterator[Any]:
+        """A librados I/O context on `pool` (rados.Ioctx: write_full, read, stat, ...), closed
+        on leaving the `with` block."""
+        handle = self._rados()
+        with handle.open_ioctx(pool) as io:
+            yield io
+
+    def wait_for_latest_osdmap(self) -> None:
+        """Let this client see the newest osdmap (a pool made a moment ago, before librbd uses it)."""
+        self._rados().wait_for_latest_osdmap()
+
+    def _rados(self) -> Any:
+        handle = self.client.handle
+        if handle is None:
+            raise SetupError("the Python binding of librados is missing: sudo apt-get install "
+                             "python3-rados (make setup installs it)")
+        return handle
 
     # -- commands ------------------------------------------------------------------------------
     def ceph(self, *args: str, timeout: float = 30, inbuf: bytes = b"") -> Any:

@@ -49,12 +49,12 @@ class CephFS:
         remove its file system and stop an MDS the cluster was not created with. Call it before
         LabSession(), which cannot delete pools that a file system still uses."""
         done = [f"unmounted {point}" for point in unmount_all(str(cluster.dir / "tmp" / f"{prefix}fuse-"))]
-        for fs in cluster.client.mon("fs ls"):
+        for fs in cluster.ceph("fs", "ls"):
             if fs["name"] == f"{prefix}fs":
-                cluster.client.mon("fs fail", fs_name=fs["name"])
-                cluster.client.mon("fs rm", fs_name=fs["name"], yes_i_really_mean_it=True)
+                cluster.ceph("fs", "fail", fs["name"])
+                cluster.ceph("fs", "rm", fs["name"], "--yes-i-really-mean-it")
                 done.append(f"removed file system {fs['name']}")
-        if (not cluster.client.mon("fs ls") and not cluster.state.get("mds")
+        if (not cluster.ceph("fs", "ls") and not cluster.state.get("mds")
                 and cluster.daemon_pid("mds.a")):
             cluster.stop_daemon("mds.a")
             done.append("stopped mds.a")
@@ -64,7 +64,7 @@ class CephFS:
     def ensure(cls, lab, timeout=60):
         """The cluster's CephFS if it has one with an active MDS, else a new one for this lab."""
         c = lab.cluster
-        existing = [fs["name"] for fs in c.client.mon("fs ls")]
+        existing = [fs["name"] for fs in c.ceph("fs", "ls")]
         if existing and active_mds(c):
             return cls(c, existing[0], lab.prefix)
         if existing:
@@ -75,7 +75,7 @@ class CephFS:
         data = lab.replicated_pool("cephfs-data", size=min(3, len(c.ceph("osd", "ls"))), pg_num=8,
                                    application="")
         name = lab.name("fs")
-        c.client.mon("fs new", fs_name=name, metadata=meta, data=data)
+        c.ceph("fs", "new", name, meta, data)
         started = False
         if not c.daemon_pid("mds.a"):
             c.start_daemon("mds.a")
@@ -135,8 +135,8 @@ class CephFS:
             shutil.rmtree(self.mounts[0] / f"{self.prefix}work", ignore_errors=True)
         self.unmount_all()
         if self.created:
-            self.cluster.client.mon("fs fail", fs_name=self.name)
-            self.cluster.client.mon("fs rm", fs_name=self.name, yes_i_really_mean_it=True)
+            self.cluster.ceph("fs", "fail", self.name)
+            self.cluster.ceph("fs", "rm", self.name, "--yes-i-really-mean-it")
         if self.started_mds:
             self.cluster.stop_daemon("mds.a")
         self.created = self.started_mds = False
@@ -144,7 +144,7 @@ class CephFS:
 
 def active_mds(cluster):
     """Names of the MDS daemons in state up:active."""
-    fsmap = cluster.client.mon("fs dump")
+    fsmap = cluster.ceph("fs", "dump")
     return [info["name"] for fs in fsmap.get("filesystems", [])
             for info in fs["mdsmap"].get("info", {}).values() if info.get("state") == "up:active"]
 
