@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -19,6 +18,8 @@ import numpy as np
 
 from models.crush import mapper, parse_json, parse_text
 from models.crush.crushmap import ITEM_NONE, OPS, WEIGHT_ONE
+
+from cephlab.core import run
 
 
 def register(sub):
@@ -87,7 +88,7 @@ def _decompile(path):
                          "decompile it elsewhere with `crushtool -d MAP -o MAP.txt`")
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "map.txt")
-        done = subprocess.run([tool, "-d", path, "-o", out], capture_output=True, text=True)
+        done = run.run([tool, "-d", path, "-o", out], check=False)
         if done.returncode != 0:
             raise ValueError(f"crushtool -d {path} failed: {done.stderr.strip()}")
         print(f"note: decompiled binary map {path} with crushtool", file=sys.stderr)

@@ -2,20 +2,12 @@
 recovery, and checksummed objects that prove no data was lost."""
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
-import subprocess
 import sys
 import time
 
+from cephlab.cluster import checksums
 from cephlab.core.errors import ClusterError
 from cephlab.core.poll import poll_until
-
-try:
-    import rados
-except ImportError:                 # pragma: no cover - depends on the machine
-    rados = None
 
 
 # PG states reach `ceph status` through the mgr (mgr_stats_period 1 s) and the mon digest
@@ -126,7 +118,7 @@ class Faults:
         """The mgr's latest PG stats, one row per PG (pgid, state, up, acting, ...), from
         `ceph pg dump pgs_brief`: what the OSDs last reported."""
         out = self.client.mgr("pg dump", dumpcontents=["pgs_brief"])
-        return out.get("pg_stats", []) if isinstance(out, dict) else out
+        return out.get("pg_stats", []) if isinstance(out, dict) else out    # list or dict by release
 
     def up_sets(self, pool_ids, source="mgr"):
         """{pgid: up set} of the pools' PGs, as the OSDs last reported them (source="mgr",
@@ -160,44 +152,13 @@ class Faults:
             time.sleep(interval)
 
     # -- checksummed objects ----------------------------------------------------------------------
-    def write_checked_objects(self, pool, count=100, size=4096, prefix="obj"):
+    def write_checked_objects(self, pool, count=100, size=4096, prefix="obj", threads=8):
         """Write `count` objects of random bytes; returns the manifest {name: md5 hex}."""
-        manifest = {}
-        for i in range(count):
-            name = f"{prefix}-{i:06d}"
-            data = os.urandom(size)
-            self._put(pool, name, data)
-            manifest[name] = hashlib.md5(data).hexdigest()
-        return manifest
+        return checksums.write_objects(self, pool, count, size, prefix, threads)
 
-    def verify_objects(self, pool, manifest):
+    def verify_objects(self, pool, manifest, threads=8):
         """Names in the manifest whose object is missing or differs (empty list: all intact)."""
-        bad = []
-        for name, md5 in manifest.items():
-            data = self._get(pool, name)
-            if data is None or hashlib.md5(data).hexdigest() != md5:
-                bad.append(name)
-        return bad
-
-    def _put(self, pool, name, data):
-        if rados is None:
-            subprocess.run(["rados", "-c", self.conf, "-p", pool, "put", name, "-"],
-                           input=data, check=True, capture_output=True)
-            return
-        with self.client.handle.open_ioctx(pool) as ioctx:
-            ioctx.write_full(name, data)
-
-    def _get(self, pool, name):
-        if rados is None:
-            proc = subprocess.run(["rados", "-c", self.conf, "-p", pool, "get", name, "-"],
-                                  capture_output=True)
-            return proc.stdout if proc.returncode == 0 else None
-        with self.client.handle.open_ioctx(pool) as ioctx:
-            try:
-                size, _ = ioctx.stat(name)
-                return ioctx.read(name, length=max(size, 1))
-            except rados.ObjectNotFound:
-                return None
+        return checksums.verify_objects(self, pool, manifest, threads)
 
 
 def _fmt(states):

@@ -9,13 +9,13 @@ import contextlib
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cephlab.core import run
 from cephlab.core.errors import ClusterError
 
 MIB = 1024 * 1024
@@ -110,17 +110,10 @@ class Measuring:
     """Mixed into Cluster: needs self.dir, self.conf, self.client, self.state, self.pids()."""
 
     def _run_tool(self, cmd, timeout, cwd=None):
-        env = {**os.environ, **self.env()}
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd,
-                                  timeout=timeout)
-        except FileNotFoundError as e:
-            raise ClusterError(f"{cmd[0]} is not installed; sudo apt-get install "
-                               f"{'fio' if cmd[0] == 'fio' else 'ceph-common'}") from e
-        if proc.returncode != 0:
-            raise ClusterError(f"{' '.join(cmd[:4])} ... failed (exit {proc.returncode}): "
-                               f"{(proc.stderr or proc.stdout).strip()[-500:]}")
-        return proc.stdout
+        """A benchmark tool (rados, fio) against this cluster; its output."""
+        return run.run(cmd, what=" ".join(cmd[:4]) + " ...", env={**os.environ, **self.env()},
+                       cwd=cwd, timeout=timeout,
+                       hint=f"sudo apt-get install {'fio' if cmd[0] == 'fio' else 'ceph-common'}").stdout
 
     def rados_bench(self, pool, seconds, op="write", block_size=4096, threads=16, cleanup=True):
         """Run `rados bench` for `seconds` and return a BenchResult.

@@ -1,10 +1,9 @@
 """Pools and RBD images of a lab cluster, and resources() that cleans up after a lab."""
 from __future__ import annotations
 
-import subprocess
-import time
-
+from cephlab.core import run
 from cephlab.core.errors import ClusterError
+from cephlab.core.poll import poll_until
 
 try:
     import rbd
@@ -67,18 +66,33 @@ class Pools:
             self.client.mon("osd crush rule rm", name=name)
         return True
 
+    def pg_stats(self, pool=None, osd=None):
+        """The mgr's stats of every PG (one dict each: pgid, state, up, acting, stat_sum, ...),
+        of one pool (`ceph pg ls-by-pool`), on one OSD (`pg ls-by-osd`), or both.
+
+        Ceph answers these with a list or with {"pg_stats": [...]} depending on the release and
+        the command; callers always get the list.
+        """
+        if pool is not None:
+            out = self.client.mgr("pg ls-by-pool", poolstr=pool)
+        elif osd is not None:
+            out = self.client.mgr("pg ls-by-osd", osd=int(osd))
+        else:
+            out = self.client.mgr("pg ls")
+        pgs = out.get("pg_stats", []) if isinstance(out, dict) else out
+        if pool is not None and osd is not None:
+            pgs = [p for p in pgs if int(osd) in p.get("up", []) + p.get("acting", [])]
+        return pgs
+
     def wait_pool_clean(self, pool, timeout=120):
         """Wait until every PG of `pool` is active+clean."""
         pg_num = self.client.mon("osd pool get", pool=pool, var="pg_num")["pg_num"]
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            stats = self.client.mgr("pg ls-by-pool", poolstr=pool)
-            pgs = stats.get("pg_stats", []) if isinstance(stats, dict) else stats
-            if len(pgs) == pg_num and all(p["state"] == "active+clean" for p in pgs):
-                return
-            time.sleep(0.2)
-        raise ClusterError(f"the {pg_num} PGs of pool {pool} not all active+clean after {timeout} s: "
-                           f"{self.pg_states()}")
+
+        def clean():
+            pgs = self.pg_stats(pool=pool)
+            return len(pgs) == pg_num and all(p["state"] == "active+clean" for p in pgs)
+        poll_until(clean, timeout, f"the {pg_num} PGs of pool {pool} active+clean",
+                   describe=lambda: str(self.pg_states()))
 
     # -- RBD ----------------------------------------------------------------------------------
     def create_rbd_image(self, pool, image, size_mib):
@@ -100,9 +114,8 @@ class Pools:
             rbd.RBD().remove(ioctx, image)
 
     def _rbd_cli(self, args):
-        proc = subprocess.run(["rbd", "-c", self.conf, *args], capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise ClusterError(f"rbd {' '.join(args)} failed: {proc.stderr.strip()}")
+        run.run(["rbd", "-c", self.conf, *args], what=f"rbd {' '.join(args)}",
+                hint="sudo apt-get install ceph-common")
 
     # -- clean-up ------------------------------------------------------------------------------
     def resources(self):

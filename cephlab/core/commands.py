@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
+
 import threading
 
+from cephlab.core import run
 from cephlab.core.errors import ClusterError
 
 try:                                   # Debian's python3-rados; visible to the lab's .venv
@@ -125,11 +126,10 @@ class CephClient:
         if inbuf:
             cmd[1:1] = ["-i", "-"]
         try:
-            proc = subprocess.run(cmd, input=inbuf or None, capture_output=True,
-                                  timeout=timeout + 5)
-        except subprocess.TimeoutExpired as e:
+            proc = run.run(cmd, input=inbuf or None, text=False, timeout=timeout + 5, check=False,
+                           hint="sudo apt-get install ceph-common")
+        except run.CommandTimeout as e:
             raise ClusterError(f"ceph {' '.join(args)} timed out after {timeout} s") from e
         if proc.returncode != 0:
-            raise ClusterError(f"ceph {' '.join(args)} failed: "
-                               f"{proc.stderr.decode(errors='replace').strip()}")
+            raise ClusterError(f"ceph {' '.join(args)} failed: {proc.stderr.strip()}")
         return _decode(proc.stdout)

@@ -11,9 +11,11 @@ failing half-way:
 from __future__ import annotations
 
 import re
-import subprocess
 from functools import lru_cache
 from typing import Callable
+
+from cephlab.core import run
+from cephlab.core.errors import ClusterError
 
 WRITTEN_FOR = 16                # Pacific: the release the labs and their reference values come from
 CODENAMES = {14: "nautilus", 15: "octopus", 16: "pacific", 17: "quincy", 18: "reef", 19: "squid",
@@ -89,7 +91,7 @@ def installed(binary: str) -> tuple[int, int, int, str] | None:
     """The version of the Ceph program `binary` (e.g. ceph-mon's path), or None when it does
     not say (the caller goes on: a missing note must never stop `cephlab up`)."""
     try:
-        out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30)
+        out = run.run([binary, "--version"], timeout=30, check=False)
         return parse_version(out.stdout + out.stderr)
-    except (OSError, ValueError, subprocess.TimeoutExpired):
+    except (OSError, ValueError, ClusterError):
         return None

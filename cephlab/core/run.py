@@ -18,7 +18,7 @@ import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from cephlab.core.errors import ClusterError, SetupError
 
@@ -33,7 +33,7 @@ class Result:
 
     cmd: list[str]
     returncode: int
-    stdout: str
+    stdout: Any          # str, or bytes with run(..., text=False)
     stderr: str
 
 
@@ -60,12 +60,13 @@ def tail(text: str, lines: int = TAIL_LINES, sep: str = " | ") -> str:
 
 
 def _subprocess_run(cmd: list[str], *, timeout: float, cwd: str | None,
-                    env: Mapping[str, str] | None, input: str | None,
-                    stdout_file: IO[str] | None = None, show: bool = False) -> Result:
+                    env: Mapping[str, str] | None, input: str | bytes | None,
+                    stdout_file: IO[str] | None = None, show: bool = False,
+                    text: bool = True) -> Result:
     stdin = subprocess.PIPE if input is not None else subprocess.DEVNULL
     out = stdout_file if stdout_file is not None else None if show else subprocess.PIPE
     err = subprocess.STDOUT if stdout_file is not None else None if show else subprocess.PIPE
-    proc = subprocess.Popen(cmd, stdin=stdin, stdout=out, stderr=err, text=True, cwd=cwd,
+    proc = subprocess.Popen(cmd, stdin=stdin, stdout=out, stderr=err, text=text, cwd=cwd,
                             env=None if env is None else dict(env))
     try:
         stdout, stderr = proc.communicate(input=input, timeout=timeout)
@@ -77,6 +78,8 @@ def _subprocess_run(cmd: list[str], *, timeout: float, cwd: str | None,
             pass                    # stuck in the kernel: leave it rather than hang
         raise CommandTimeout(f"{Path(cmd[0]).name} did not finish within {timeout:g} s "
                              f"and was killed ({' '.join(cmd)[:200]})") from None
+    if not text:
+        return Result(cmd, proc.returncode, stdout or b"", (stderr or b"").decode(errors="replace"))
     return Result(cmd, proc.returncode, stdout or "", stderr or "")
 
 
@@ -85,15 +88,17 @@ RUNNER: Callable[..., Result] = _subprocess_run
 
 def run(cmd: Sequence[str | os.PathLike], *, what: str | None = None,
         timeout: float = DEFAULT_TIMEOUT_S, cwd: str | os.PathLike | None = None,
-        env: Mapping[str, str] | None = None, input: str | None = None, check: bool = True,
-        hint: str = "", log: str | os.PathLike | None = None, show: bool = False) -> Result:
+        env: Mapping[str, str] | None = None, input: str | bytes | None = None,
+        check: bool = True, hint: str = "", log: str | os.PathLike | None = None,
+        show: bool = False, text: bool = True) -> Result:
     """Run `cmd` to its end and return a Result.
 
     what: how errors name the step (default: the program's name); hint: what to do, appended
     to a ProgramMissing message; log: a file that receives stdout and stderr instead of the
     Result (for long, chatty programs such as `vagrant up`); show: let the program write to
     this terminal as it goes (its progress), the Result then holds no output; check=False
-    returns a failed Result instead of raising.
+    returns a failed Result instead of raising; text=False: stdin/stdout are bytes (objects
+    through `rados put/get -`).
     """
     argv = [os.fspath(a) for a in cmd]
     name = Path(argv[0]).name
@@ -108,20 +113,31 @@ def run(cmd: Sequence[str | os.PathLike], *, what: str | None = None,
         result.stdout = Path(log).read_text(errors="replace")
     elif show:
         result = RUNNER(argv, show=True, **kwargs)
+    elif not text:
+        result = RUNNER(argv, text=False, **kwargs)
     else:
         result = RUNNER(argv, **kwargs)
     if check and result.returncode != 0:
         where = f" (log: {log})" if log is not None else " (messages above)" if show else ""
         raise CommandFailed(f"{what} failed (exit {result.returncode}): "
-                            f"{tail(result.stderr or result.stdout)}{where}", result)
+                            f"{tail(result.stderr or str(result.stdout))}{where}", result)
     return result
 
 
-def spawn(cmd: Sequence[str | os.PathLike], cwd: str | os.PathLike | None = None) -> subprocess.Popen:
-    """Start a one-shot program in the background (e.g. OSD mkfs in parallel); finish() it."""
-    return subprocess.Popen([os.fspath(a) for a in cmd], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            cwd=None if cwd is None else os.fspath(cwd))
+def spawn(cmd: Sequence[str | os.PathLike], cwd: str | os.PathLike | None = None,
+          output: IO[Any] | None = None, new_session: bool = False,
+          env: Mapping[str, str] | None = None) -> subprocess.Popen:
+    """Start a program in the background and return at once: a one-shot tool to finish() later
+    (OSD mkfs in parallel), or a daemon that forks itself (output: its start-up log file;
+    new_session: it leaves our process group, so a Ctrl-C here does not reach it)."""
+    argv = [os.fspath(a) for a in cmd]
+    if shutil.which(argv[0]) is None and not Path(argv[0]).is_file():
+        raise ProgramMissing(f"{Path(argv[0]).name} is not installed")
+    return subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                            stdout=output if output is not None else subprocess.PIPE,
+                            stderr=output if output is not None else subprocess.STDOUT,
+                            text=output is None, cwd=None if cwd is None else os.fspath(cwd),
+                            start_new_session=new_session, env=None if env is None else dict(env))
 
 
 def finish(proc: subprocess.Popen, what: str, timeout: float = 300) -> str:

@@ -16,9 +16,11 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Callable, Sequence
+
+from cephlab.core import run as core_run
+from cephlab.core.poll import PollTimeout, poll_until
 
 TIMEOUT_S = 30                 # an unmount or a server stop that takes longer is hung
 # The Debian package that provides each program a release step runs, for "not found" lines.
@@ -65,29 +67,24 @@ def attempt(what: str, action: Callable[..., object], *args, **kwargs) -> bool:
         return False
 
 
-def run(cmd: Sequence[str], timeout: float = TIMEOUT_S, **kwargs) -> str:
-    """Run one release command; returns its stdout, raises StepFailed (exit code and the last line
-    it printed), FileNotFoundError (program missing) or TimeoutExpired.
+def run(cmd: Sequence[str], timeout: float = TIMEOUT_S, cwd: str | None = None) -> str:
+    """Run one release command (through core.run); returns its stdout, raises StepFailed (exit
+    code and the last line it printed), FileNotFoundError (program missing) or TimeoutExpired.
 
     A process that ignores the kill after a timeout (stuck in the kernel) is left behind rather
-    than waited for, so a hung unmount cannot hang the tear-down.
+    than waited for (core.run does so), so a hung unmount cannot hang the tear-down.
     """
-    proc = subprocess.Popen(list(cmd), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **kwargs)
     try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        try:
-            proc.communicate(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
+        return core_run.run(list(cmd), timeout=timeout, cwd=cwd).stdout
+    except core_run.ProgramMissing:
+        raise FileNotFoundError(2, "No such file or directory", cmd[0]) from None
+    except core_run.CommandTimeout:
         raise subprocess.TimeoutExpired(list(cmd), timeout) from None
-    if proc.returncode != 0:
-        last = ((err or out).strip().splitlines() or ["no output"])[-1]
+    except core_run.CommandFailed as e:
+        out = e.result
+        last = ((out.stderr or str(out.stdout)).strip().splitlines() or ["no output"])[-1]
         options = "".join(f" {a}" for a in cmd[1:] if a.startswith("-"))
-        raise StepFailed(f"{Path(cmd[0]).name}{options} exited {proc.returncode}: {last}")
-    return out
+        raise StepFailed(f"{Path(cmd[0]).name}{options} exited {out.returncode}: {last}") from None
 
 
 # -- unmounting ----------------------------------------------------------------------------------------
@@ -131,14 +128,18 @@ def unmount(point: str | os.PathLike, fuse: bool = True, remove: bool = True) ->
 
 def _remove_mount_point(point: Path) -> None:
     # A FUSE daemon may need a moment after the unmount before the folder is free.
-    for _ in range(20):
+    def removed() -> bool:
         try:
             point.rmdir()
-            return
         except FileNotFoundError:
-            return
+            pass
         except OSError:
-            time.sleep(0.1)
+            return False
+        return True
+    try:
+        poll_until(removed, 2.0, f"{point} removed", interval=0.1)
+    except PollTimeout:
+        pass
 
 
 def kill(pid: int) -> None:

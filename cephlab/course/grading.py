@@ -26,7 +26,6 @@ import json
 import os
 import re
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,6 +34,7 @@ from pathlib import Path
 
 import yaml
 
+from cephlab.course import notebooks
 from cephlab.course.notebooks import AUTOGRADER, SOLUTIONS, solution_notebooks
 from cephlab.course.sandbox import JOB, MEMORY_MARKER, Sandbox, SandboxError, write_shared
 
@@ -123,12 +123,11 @@ def solution_path(lab, solutions=SOLUTIONS):
 
 # -- the autograder -------------------------------------------------------------------------------
 def otter_assign(solution, out):
-    """`otter assign` of one solution into out/ (student/ and autograder/ folders)."""
-    cmd = [sys.executable, "-m", "otter", "assign", "--no-run-tests", "--no-pdfs", str(solution), str(out)]
-    run = subprocess.run(cmd, capture_output=True, text=True)
-    if run.returncode != 0:
-        raise GradingError(f"otter assign failed for {Path(solution).name}:\n{run.stdout}\n{run.stderr}")
-    return Path(out)
+    """`otter assign` of one solution into out/ (course/notebooks.py does it; GradingError here)."""
+    try:
+        return notebooks.otter_assign(solution, out)
+    except RuntimeError as e:
+        raise GradingError(str(e)) from e
 
 
 def cached_autograder(solution, cached=AUTOGRADER):

@@ -13,12 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from cephlab.core import run
 from cephlab.core.project import ROOT
+
 SOLUTIONS = ROOT / "solutions"
 LABS = ROOT / "labs"
 AUTOGRADER = ROOT / "build" / "autograder"
@@ -28,11 +29,14 @@ def solution_notebooks():
     return sorted(SOLUTIONS.glob("[0-9][0-9]-*.ipynb"))
 
 
-def _otter_assign(solution, out):
-    cmd = [sys.executable, "-m", "otter", "assign", "--no-run-tests", str(solution), str(out)]
-    run = subprocess.run(cmd, capture_output=True, text=True)
-    if run.returncode != 0:
-        raise RuntimeError(f"otter assign failed for {solution.name}:\n{run.stdout}\n{run.stderr}")
+def otter_assign(solution, out):
+    """`otter assign` of one solution into out/ (student/ and autograder/ folders): the one
+    place otter is asked to split a solution (`make student` and `cephlab grade` both call it)."""
+    cmd = [sys.executable, "-m", "otter", "assign", "--no-run-tests", "--no-pdfs", str(solution), str(out)]
+    result = run.run(cmd, what=f"otter assign of {Path(solution).name}", timeout=600, check=False)
+    if result.returncode != 0:
+        raise RuntimeError(f"otter assign failed for {Path(solution).name}:\n{result.stdout}\n{result.stderr}")
+    return Path(out)
 
 
 def _normalise(nb_path):
@@ -54,7 +58,7 @@ def generate_student(solution, labs_dir=LABS, autograder_dir=AUTOGRADER):
     stem = solution.stem
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "dist"
-        _otter_assign(solution, out)
+        otter_assign(solution, out)
         target = Path(labs_dir) / stem
         if target.exists():
             shutil.rmtree(target)

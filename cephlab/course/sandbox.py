@@ -26,11 +26,12 @@ from __future__ import annotations
 import os
 import resource
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from cephlab.core import run
+from cephlab.core.errors import ClusterError
 from cephlab.course.notebooks import ROOT
 
 JOB = "/grading"                   # the job folder, as the sandbox sees it
@@ -144,13 +145,12 @@ class Sandbox:
         job = shared / "check-job"
         job.mkdir(exist_ok=True)
         try:
-            run = subprocess.run(self.command(job, ["/bin/true"], shared), capture_output=True,
-                                 text=True, timeout=60)
-        except (OSError, subprocess.TimeoutExpired) as err:
+            result = run.run(self.command(job, ["/bin/true"], shared), timeout=60, check=False)
+        except (OSError, ClusterError) as err:       # bwrap missing, or hung
             raise SandboxError(f"bwrap could not start: {err}") from err
-        if run.returncode != 0:
+        if result.returncode != 0:
             raise SandboxError(
-                f"bwrap cannot make a sandbox here: {run.stderr.strip()[:300]}\n"
+                f"bwrap cannot make a sandbox here: {result.stderr.strip()[:300]}\n"
                 "It needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
                 "or root). In a container without them, grade with --no-sandbox on a machine you do "
                 "not mind learners' code running on.")

@@ -16,20 +16,19 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import socket
 import struct
-import subprocess
 import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cephlab.core import teardown
-from cephlab.core.mounts import mount_point, unmount, unmount_all  # noqa: F401  (lab 09 uses them)
+from cephlab.core import run, teardown
 from cephlab.core.errors import ClusterError
+from cephlab.core.mounts import mount_point, unmount, unmount_all  # noqa: F401  (lab 09 uses them)
+from cephlab.core.poll import PollTimeout, poll_until
 
 OPS = ("create", "stat", "rename", "remove")
 
@@ -85,12 +84,8 @@ class CephFS:
         return fs
 
     def wait_active(self, timeout=60):
-        deadline = time.monotonic() + timeout
-        while not active_mds(self.cluster):
-            if time.monotonic() > deadline:
-                raise ClusterError(f"no MDS became active for {self.name} within {timeout} s; see "
-                                   f"{self.cluster.daemon_log('mds.a')}")
-            time.sleep(0.25)
+        poll_until(lambda: active_mds(self.cluster), timeout, f"an active MDS for {self.name}",
+                   interval=0.25, hint=f"see {self.cluster.daemon_log('mds.a')}")
 
     # -- mounts ------------------------------------------------------------------------------------
     def mount(self, timeout=30):
@@ -102,17 +97,19 @@ class CephFS:
             raise ClusterError("/dev/fuse is not usable by this user: run as root, or add the user "
                                "to the fuse group (and user_allow_other in /etc/fuse.conf)")
         point = Path(tempfile.mkdtemp(prefix=f"{self.prefix}fuse-", dir=self.cluster.dir / "tmp"))
-        deadline = time.monotonic() + timeout
-        while True:
-            proc = subprocess.run(
-                ["ceph-fuse", "-c", self.cluster.conf, "--id", "admin", "-k", self.cluster.keyring,
-                 "--client_fs", self.name, "--pid_file=", str(point)], capture_output=True,
-                text=True, timeout=timeout)
+        cmd = ["ceph-fuse", "-c", self.cluster.conf, "--id", "admin", "-k", self.cluster.keyring,
+               "--client_fs", self.name, "--pid_file=", str(point)]
+        tries = []
+
+        def mounted():
             # a new MDS is active in the fs map a moment before clients are told: retry then
-            if proc.returncode == 0 or "no MDS server is up" not in proc.stderr + proc.stdout \
-                    or time.monotonic() > deadline:
-                break
-            time.sleep(1)
+            tries.append(run.run(cmd, timeout=timeout, check=False))
+            return tries[-1].returncode == 0 or "no MDS server is up" not in tries[-1].stderr + tries[-1].stdout
+        try:
+            poll_until(mounted, timeout, f"ceph-fuse mounting {self.name}", interval=1)
+        except PollTimeout:
+            pass
+        proc = tries[-1]
         if proc.returncode != 0:
             point.rmdir()
             raise ClusterError(f"ceph-fuse could not mount {self.name}: "

@@ -129,12 +129,12 @@ def primary_object_names(cluster, pool, prefix="conn", tries=2000):
 
     A client talks only to primaries, so writing these names makes it connect to each such OSD.
     """
-    primaries = {pg["acting_primary"] for pg in cluster.client.mon("pg ls-by-pool", poolstr=pool)["pg_stats"]}
+    primaries = {pg["acting_primary"] for pg in cluster.pg_stats(pool=pool)}
     found = {}
     for i in range(tries):
         name = f"{prefix}-{i}"
         # the raw mon command: ~3 ms, where c.ceph("osd", "map", ...) parses the CLI words first
-        found.setdefault(cluster.client.mon("osd map", pool=pool, object=name)["acting_primary"], name)
+        found.setdefault(cluster.ceph("osd", "map", pool, name)["acting_primary"], name)
         if set(found) >= primaries:
             break
     return dict(sorted(found.items()))

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import time
 
 from models.crush import objects, parse_json
 
 from cephlab.cluster.api import Cluster
+from cephlab.core import run
 from cephlab.core.errors import ClusterError
+from cephlab.core.poll import poll_until
 
 SKIP = ("skipped: needs a cephadm cluster: the container hosts (`cephlab up --backend cephadm`, "
         "root and podman) or the VMs (`make vagrant-check`); then run the notebook with "
@@ -69,14 +70,14 @@ def redeploy(cluster, daemon, timeout=300, interval=2.0):
         raise ClusterError(f"`ceph orch ps` lists no {daemon}: pick one of its daemons")
     t0 = time.monotonic()
     cluster.ceph("orch", "daemon", "redeploy", daemon, timeout=120)
-    while True:
-        after = _row(cluster, daemon)
-        if after and after["status"] == "running" and after["container"] not in ("", before["container"]):
-            break
-        if time.monotonic() - t0 > timeout:
-            raise ClusterError(f"{daemon} not running in a new container {timeout} s after the "
-                               f"redeploy (last: {after}); see `ceph orch ps` and `ceph health detail`")
-        time.sleep(interval)
+
+    def new_container():
+        row = _row(cluster, daemon)
+        ok = row and row["status"] == "running" and row["container"] not in ("", before["container"])
+        return row if ok else None
+    after = poll_until(new_container, timeout, f"{daemon} running in a new container", interval=interval,
+                       describe=lambda: str(_row(cluster, daemon)),
+                       hint="see `ceph orch ps` and `ceph health detail`")
     if daemon.startswith("osd."):
         cluster.wait_osd(int(daemon.split(".")[1]), up=True, timeout=timeout)
     return before, after, time.monotonic() - t0
@@ -107,36 +108,33 @@ def pool_placement(cluster, pool):
     pools, state = objects.from_osd_dump(cluster.ceph("osd", "dump"))
     p = pools[pool]
     model = {m["pgid"]: m["up"] for m in objects.pgs_to_osds(cmap, p, range(p.pg_num), state)}
-    stats = cluster.client.mgr("pg ls-by-pool", poolstr=pool)
-    pgs = stats.get("pg_stats", []) if isinstance(stats, dict) else stats
+    pgs = cluster.pg_stats(pool=pool)
     return {pg["pgid"]: (list(pg["up"]), model.get(pg["pgid"])) for pg in pgs}
 
 
 def pool_states(cluster, pool):
     """{pgid: state} of the PGs of `pool` (the mgr's view)."""
-    stats = cluster.client.mgr("pg ls-by-pool", poolstr=pool)
-    pgs = stats.get("pg_stats", []) if isinstance(stats, dict) else stats
+    pgs = cluster.pg_stats(pool=pool)
     return {pg["pgid"]: pg["state"] for pg in pgs}
 
 
 def pool_stat(cluster, pool, key):
     """Sum of one stat_sum counter (e.g. "num_objects_recovered") over the PGs of `pool`."""
-    stats = cluster.client.mgr("pg ls-by-pool", poolstr=pool)
-    pgs = stats.get("pg_stats", []) if isinstance(stats, dict) else stats
+    pgs = cluster.pg_stats(pool=pool)
     return sum(pg["stat_sum"].get(key, 0) for pg in pgs)
 
 
 def wait_states(cluster, pool, done, timeout=180, interval=1.0):
     """Poll pool_states until done(states) is true; returns (states, seconds)."""
     t0 = time.monotonic()
-    while True:
-        states = pool_states(cluster, pool)
-        if states and done(states):
-            return states, time.monotonic() - t0
-        if time.monotonic() - t0 > timeout:
-            raise ClusterError(f"PGs of {pool} did not settle in {timeout} s: "
-                               f"{sorted(set(states.values()))}")
-        time.sleep(interval)
+    last = {}
+
+    def settled():
+        last["states"] = pool_states(cluster, pool)
+        return last["states"] and done(last["states"])
+    poll_until(settled, timeout, f"PGs of {pool} settled", interval=interval,
+               describe=lambda: str(sorted(set(last.get("states", {}).values()))))
+    return last["states"], time.monotonic() - t0
 
 
 def wait_settled(cluster, pool, gone, timeout=180, interval=1.0):
@@ -146,17 +144,16 @@ def wait_settled(cluster, pool, gone, timeout=180, interval=1.0):
     gone = {int(o) for o in gone}
     busy = ("peering", "activating", "unknown")
     t0 = time.monotonic()
-    while True:
-        stats = cluster.client.mgr("pg ls-by-pool", poolstr=pool)
-        pgs = stats.get("pg_stats", []) if isinstance(stats, dict) else stats
-        states = {pg["pgid"]: pg["state"] for pg in pgs}
-        if pgs and not any(gone & set(pg["up"]) for pg in pgs) and \
-                not any(b in s for s in states.values() for b in busy):
-            return states, time.monotonic() - t0
-        if time.monotonic() - t0 > timeout:
-            raise ClusterError(f"PGs of {pool} still map to {sorted(gone)} or peer after {timeout} s: "
-                               f"{sorted(set(states.values()))}")
-        time.sleep(interval)
+    last = {}
+
+    def settled():
+        pgs = cluster.pg_stats(pool=pool)
+        last["states"] = {pg["pgid"]: pg["state"] for pg in pgs}
+        return pgs and not any(gone & set(pg["up"]) for pg in pgs) and \
+            not any(b in s for s in last["states"].values() for b in busy)
+    poll_until(settled, timeout, f"PGs of {pool} off {sorted(gone)} and not peering",
+               interval=interval, describe=lambda: str(sorted(set(last.get("states", {}).values()))))
+    return last["states"], time.monotonic() - t0
 
 
 def osds_down(cluster, osds):
@@ -168,13 +165,12 @@ def osds_down(cluster, osds):
 def wait_osds(cluster, osds, up, timeout=300, interval=1.0):
     """Wait until every OSD of `osds` is up (or down); returns the seconds waited."""
     t0 = time.monotonic()
-    while True:
+
+    def reached():
         states = {o["osd"]: bool(o["up"]) for o in cluster.ceph("osd", "dump")["osds"]}
-        if all(states.get(int(o)) == up for o in osds):
-            return time.monotonic() - t0
-        if time.monotonic() - t0 > timeout:
-            raise ClusterError(f"OSDs {sorted(osds)} not all {'up' if up else 'down'} after {timeout} s")
-        time.sleep(interval)
+        return all(states.get(int(o)) == up for o in osds)
+    poll_until(reached, timeout, f"OSDs {sorted(osds)} all {'up' if up else 'down'}", interval=interval)
+    return time.monotonic() - t0
 
 
 # -- a whole node -----------------------------------------------------------------------------------
@@ -201,9 +197,9 @@ def host_up(cluster, host, timeout=600):
 def ping_ms(address, count=5):
     """Average round-trip time to `address` in ms (`ping`), or None when ping is missing."""
     try:
-        out = subprocess.run(["ping", "-c", str(count), "-i", "0.2", "-q", address],
-                             capture_output=True, text=True, timeout=30).stdout
-    except (OSError, subprocess.TimeoutExpired):
+        out = run.run(["ping", "-c", str(count), "-i", "0.2", "-q", address], timeout=30,
+                      check=False).stdout
+    except (OSError, ClusterError):      # ping missing, or no answer in time
         return None
     m = re.search(r"= [\d.]+/([\d.]+)/", out)
     return float(m.group(1)) if m else None

@@ -26,12 +26,13 @@ import glob
 import os
 import re
 import shutil
-import subprocess
+
 import time
 from pathlib import Path
 
-from cephlab.core import teardown
+from cephlab.core import run, teardown
 from cephlab.core.errors import ClusterError, SetupError
+from cephlab.core.poll import poll_until
 
 WORK_ROOT = Path(os.environ.get("CEPHLAB_DB_WORK", "/var/tmp"))
 DB_USER = "postgres"
@@ -57,12 +58,8 @@ def pg_bin_dir():
     raise SetupError(f"PostgreSQL is not installed (no pg_ctl found): {INSTALL_HINT}")
 
 
-def _run(cmd, what, timeout=120, **kw):
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
-    if proc.returncode != 0:
-        raise ClusterError(f"{what} failed (exit {proc.returncode}): "
-                           f"{(proc.stderr or proc.stdout).strip()[-600:]}")
-    return proc.stdout
+def _run(cmd, what, timeout=120, cwd=None):
+    return run.run(cmd, what=what, timeout=timeout, cwd=cwd, hint=INSTALL_HINT).stdout
 
 
 def fsync_latencies_ms(folder, writes=100, size=8192, segment_blocks=16):
@@ -122,11 +119,8 @@ class DatabaseBench:
     def _mount_rbd(self):
         _run(["rbd-fuse", "-c", self.cluster.conf, "-p", self.pool, str(self.rbd_dir)], "rbd-fuse")
         image_file = self.rbd_dir / self.image
-        deadline = time.monotonic() + 10
-        while not image_file.exists():
-            if time.monotonic() > deadline:
-                raise ClusterError(f"rbd-fuse did not show {self.pool}/{self.image} in {self.rbd_dir}")
-            time.sleep(0.1)
+        poll_until(image_file.exists, 10, f"rbd-fuse showing {self.pool}/{self.image} in {self.rbd_dir}",
+                   interval=0.1)
         self.loop = _run(["losetup", "--find", "--show", str(image_file)], "losetup").strip()
         _run(["mkfs.ext4", "-q", "-F", "-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1",
               self.loop], "mkfs.ext4")
@@ -244,7 +238,7 @@ def _stop_server(pid_file: Path, bin_dir: str | os.PathLike | None = None) -> No
         pg_ctl = str(Path(bin_dir or pg_bin_dir()) / "pg_ctl")
         cmd = [pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"]
         teardown.run(["runuser", "-u", DB_USER, "--", *cmd] if os.geteuid() == 0 else cmd, cwd="/")
-    except (ClusterError, OSError, teardown.StepFailed, subprocess.TimeoutExpired) as e:
+    except (ClusterError, OSError, teardown.StepFailed) as e:
         pid = _postmaster_pid(pid_file)
         if pid is None:
             return

@@ -17,13 +17,13 @@ import contextlib
 import os
 import resource
 import shutil
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 
-from cephlab.core.errors import ClusterError
 from cephlab.cluster.measure import _json_in, parse_fio
+from cephlab.core import run
+from cephlab.core.errors import ClusterError
 
 
 def fio_file(folder, rw="randwrite", bs=4096, iodepth=16, seconds=3, size_mib=32,
@@ -45,12 +45,13 @@ def fio_file(folder, rw="randwrite", bs=4096, iodepth=16, seconds=3, size_mib=32
     if fdatasync:
         cmd.append("--fdatasync=1")
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds * 5 + 60)
-        if proc.returncode != 0:
-            raise ClusterError(f"fio on {folder} failed (exit {proc.returncode}): "
-                               f"{(proc.stderr or proc.stdout).strip()[-400:]}; is the folder "
-                               "on a file system that supports O_DIRECT (not tmpfs)?")
-        return parse_fio(_json_in(proc.stdout), rw, bs)
+        try:
+            out = run.run(cmd, what=f"fio on {folder}", timeout=seconds * 5 + 60,
+                          hint="sudo apt-get install fio").stdout
+        except run.CommandFailed as e:
+            raise ClusterError(f"{e}; is the folder on a file system that supports O_DIRECT "
+                               "(not tmpfs)?") from e
+        return parse_fio(_json_in(out), rw, bs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -162,7 +162,7 @@ class LabSession:
             if ratio is not None:
                 if not 0 < ratio <= 1:
                     raise ValueError(f"{kind} ratio must be in (0, 1], got {ratio}")
-                self.cluster.client.mon(f"osd set-{kind}-ratio", ratio=float(ratio))
+                self.cluster.ceph("osd", f"set-{kind}-ratio", str(float(ratio)))
 
     def _wait_fill_warnings_gone(self, timeout=60):
         """OSDs re-check their fill state against the restored ratios within a few seconds."""

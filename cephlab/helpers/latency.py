@@ -28,7 +28,7 @@ def write_latencies_ms(cluster, pool, count=100, size=4096, prefix="lat"):
     """
     data = os.urandom(size)
     out = []
-    with cluster.client.handle.open_ioctx(pool) as io:
+    with cluster.ioctx(pool) as io:
         io.write_full(f"{prefix}-warmup", data)     # connection set-up is not part of a write
         for i in range(count):
             t0 = time.perf_counter()

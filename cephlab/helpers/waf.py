@@ -40,7 +40,7 @@ def prefill_image(cluster, pool, image, size_mib, chunk_mib=4):
     allocation in the numbers). Uses librbd; about 1 s per 100 MiB on the lab machine."""
     import rbd
     chunk = b"\xa5" * (chunk_mib * MIB)
-    with cluster.client.handle.open_ioctx(pool) as ioctx, rbd.Image(ioctx, image) as img:
+    with cluster.ioctx(pool) as ioctx, rbd.Image(ioctx, image) as img:
         for off in range(0, size_mib * MIB, len(chunk)):
             img.write(chunk[:min(len(chunk), size_mib * MIB - off)], off)
         img.flush()

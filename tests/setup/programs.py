@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 # Calls that run their first argument as a command line.
-RUNNERS = {"run", "Popen", "check_output", "check_call", "call", "run_tool", "_run", "_run_tool",
+RUNNERS = {"run", "Popen", "spawn", "check_output", "check_call", "call", "run_tool", "_run", "_run_tool",
            "_as_db"}
 PROGRAM_NAME = re.compile(r"/?[a-zA-Z][\w.+/-]*[a-zA-Z0-9]")
 LOOKUPS = {"which", "find_binary"}

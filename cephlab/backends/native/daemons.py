@@ -11,8 +11,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from cephlab.core import teardown
+from cephlab.core import run, teardown
 from cephlab.core.errors import ClusterError
+from cephlab.core.poll import PollTimeout, poll_until
 
 GRACE_S = 30           # how long a graceful stop waits for SIGTERM before SIGKILL
 KILL_WAIT_S = 10       # how long a SIGKILLed process may take to go (threads exit, files close)
@@ -97,9 +98,8 @@ def launch_many(d, daemons_to_start, extra=(), timeout=60):
     for binary, name in daemons_to_start:
         pid_path(d, name).unlink(missing_ok=True)
         with open(d / "log" / f"{name}.out", "ab") as out:
-            procs[name] = subprocess.Popen(
-                [binary, "-c", str(conf), "-i", name.split(".", 1)[1], *extra],
-                stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=d, start_new_session=True)
+            procs[name] = run.spawn([binary, "-c", str(conf), "-i", name.split(".", 1)[1], *extra],
+                                    cwd=d, output=out, new_session=True)
     deadline = time.monotonic() + timeout
     failed = []
     for name, proc in procs.items():
@@ -117,35 +117,13 @@ def launch_many(d, daemons_to_start, extra=(), timeout=60):
         raise DaemonError("\n".join(failed))
     pids = {}
     for name in procs:
-        while not (pid := running_pid(d, name)):
-            if time.monotonic() > deadline:
-                raise DaemonError(f"{name} exited right after starting; see {log_path(d, name)}")
-            time.sleep(0.05)
-        pids[name] = pid
+        try:
+            pids[name] = poll_until(lambda name=name: running_pid(d, name),
+                                    max(0.0, deadline - time.monotonic()), f"{name} running",
+                                    interval=0.05)
+        except PollTimeout:
+            raise DaemonError(f"{name} exited right after starting; see {log_path(d, name)}") from None
     return pids
-
-
-def run_tool(cmd, what, cwd=None, timeout=120):
-    """Run a one-shot Ceph tool (mkfs, monmaptool); raise DaemonError with its output on failure."""
-    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          cwd=cwd, timeout=timeout)
-    if proc.returncode != 0:
-        msg = (proc.stderr or proc.stdout).strip().splitlines()[-5:]
-        raise DaemonError(f"{what} failed (exit {proc.returncode}): " + " | ".join(msg))
-    return proc
-
-
-def spawn_tool(cmd, cwd=None):
-    """Start a one-shot tool in the background (e.g. OSD mkfs in parallel); finish_tool() it."""
-    return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, cwd=cwd)
-
-
-def finish_tool(proc, what, timeout=300):
-    out, _ = proc.communicate(timeout=timeout)
-    if proc.returncode != 0:
-        raise DaemonError(f"{what} failed (exit {proc.returncode}): "
-                          + " | ".join(out.strip().splitlines()[-5:]))
 
 
 def tail(path, lines=5):
@@ -173,12 +151,17 @@ def signal_daemons(d, names, sig):
 def wait_gone(d, pids, timeout):
     """Wait until none of {name: pid} runs any more; returns those still running."""
     conf = Path(d) / "ceph.conf"
-    deadline = time.monotonic() + timeout
     left = dict(pids)
-    while left and time.monotonic() < deadline:
-        left = {n: p for n, p in left.items() if is_ours(p, conf)}
-        if left:
-            time.sleep(0.05)
+
+    def gone():
+        left.update((n, 0) for n, p in list(left.items()) if not is_ours(p, conf))
+        for n in [n for n, p in left.items() if p == 0]:
+            del left[n]
+        return not left
+    try:
+        poll_until(gone, timeout, "daemons gone", interval=0.05)
+    except PollTimeout:
+        pass
     return left
 
 

@@ -18,9 +18,10 @@ from cephlab.backends.native import conf as cconf
 from cephlab.backends.native import daemons
 from cephlab.backends.native import paths
 from cephlab.core import release
-from cephlab.core import mounts, teardown
+from cephlab.core import mounts, run, teardown
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterError, SetupError
+from cephlab.core.poll import poll_until
 from cephlab.core.progress import Progress
 
 GIB = 1024 ** 3
@@ -149,11 +150,11 @@ def _mkfs_mon(d, bins, ports):
     monmap = d / "tmp" / "monmap"
     addr = f"[v2:127.0.0.1:{ports['mon_v2']},v1:127.0.0.1:{ports['mon_v1']}]"
     fsid = load_state(d)["fsid"]
-    daemons.run_tool([bins["monmaptool"], "--create", "--clobber", "--enable-all-features",
-                      "--fsid", fsid, "--addv", "a", addr, str(monmap)], "monmaptool")
-    daemons.run_tool([bins["ceph-mon"], "-c", str(d / "ceph.conf"), "--mkfs", "-i", "a",
-                      "--monmap", str(monmap), "--keyring", str(d / "tmp" / "mon-mkfs.keyring")],
-                     "ceph-mon --mkfs")
+    run.run([bins["monmaptool"], "--create", "--clobber", "--enable-all-features",
+             "--fsid", fsid, "--addv", "a", addr, str(monmap)], what="monmaptool")
+    run.run([bins["ceph-mon"], "-c", str(d / "ceph.conf"), "--mkfs", "-i", "a",
+             "--monmap", str(monmap), "--keyring", str(d / "tmp" / "mon-mkfs.keyring")],
+            what="ceph-mon --mkfs")
     (d / "tmp" / "mon-mkfs.keyring").unlink()
 
 
@@ -161,8 +162,8 @@ def _spawn_osd_mkfs(d, bins, osd_id, osd_uuid):
     """Format one OSD; needs no running mon (fsid comes from ceph.conf)."""
     data = Path(d) / "osd" / str(osd_id)
     data.mkdir(parents=True, exist_ok=True)
-    return daemons.spawn_tool([bins["ceph-osd"], "-c", str(Path(d) / "ceph.conf"), "-i", str(osd_id),
-                               "--mkfs", "--osd-uuid", osd_uuid, "--no-mon-config"])
+    return run.spawn([bins["ceph-osd"], "-c", str(Path(d) / "ceph.conf"), "-i", str(osd_id),
+                      "--mkfs", "--osd-uuid", osd_uuid, "--no-mon-config"])
 
 
 def _register_osd(d, client, osd_id, osd_uuid):
@@ -214,7 +215,7 @@ def create_osd(d, client, osd_id=None):
     if osd_id is None:
         osd_id = max(state["osds"], default=-1) + 1
     osd_uuid = str(uuid.uuid4())
-    daemons.finish_tool(_spawn_osd_mkfs(d, bins, osd_id, osd_uuid), f"ceph-osd --mkfs (osd.{osd_id})")
+    run.finish(_spawn_osd_mkfs(d, bins, osd_id, osd_uuid), f"ceph-osd --mkfs (osd.{osd_id})")
     _register_osd(d, client, osd_id, osd_uuid)
     state["osds"] = sorted(set(state["osds"]) | {osd_id})
     save_state(d, state)
@@ -251,22 +252,23 @@ def health_gaps(status, state):
 
 
 def wait_ready(d, client, state, timeout=HEALTHY_TIMEOUT, interval=0.2):
-    deadline = time.monotonic() + timeout
+    """Wait for HEALTH_OK, every OSD up and in, the mgr, all PGs active+clean (and the MDS);
+    a daemon that dies meanwhile ends the wait at once, naming its log."""
     gaps = ["no status yet"]
-    while time.monotonic() < deadline:
+
+    def ready():
         try:
-            gaps = health_gaps(client.mon("status"), state)
+            gaps[:] = health_gaps(client.mon("status"), state)
         except ClusterError as e:
-            gaps = [str(e)]
-        if not gaps:
-            return
-        dead = [n for n in all_daemons(state) if not daemons.running_pid(d, n)]
-        if dead:
-            raise ClusterError(f"{', '.join(dead)} stopped while starting; see "
-                               f"{daemons.log_path(d, dead[0])}")
-        time.sleep(interval)
-    raise ClusterError(f"cluster not healthy after {timeout} s: {'; '.join(gaps)}; "
-                       f"logs in {Path(d) / 'log'}")
+            gaps[:] = [str(e)]
+        if gaps:
+            dead = [n for n in all_daemons(state) if not daemons.running_pid(d, n)]
+            if dead:
+                raise ClusterError(f"{', '.join(dead)} stopped while starting; see "
+                                   f"{daemons.log_path(d, dead[0])}")
+        return not gaps
+    poll_until(ready, timeout, "cluster healthy", interval=interval,
+               describe=lambda: "; ".join(gaps), hint=f"logs in {Path(d) / 'log'}")
 
 
 # -- up -----------------------------------------------------------------------------------------------
@@ -301,7 +303,7 @@ def create(d, name, osds=3, objectstore="bluestore", mds=False, progress=None):
         daemons.launch(d, bins["ceph-mgr"], "mgr.x")
         progress.stage(f"formatting and starting {osds} {objectstore} OSDs")
         for i in state["osds"]:
-            daemons.finish_tool(mkfs[i], f"ceph-osd --mkfs (osd.{i})")
+            run.finish(mkfs[i], f"ceph-osd --mkfs (osd.{i})")
             _register_osd(d, client, i, uuids[i])
         daemons.launch_many(d, [(bins["ceph-osd"], f"osd.{i}") for i in state["osds"]])
         progress.stage("creating CephFS and starting the MDS" if mds else "no MDS (use --mds for CephFS)")
