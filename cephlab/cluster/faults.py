@@ -93,25 +93,25 @@ class Faults:
     def wait_for_clean(self, timeout=300, progress=True, interval=1.0):
         """Wait until every PG is active+clean; ClusterError with the stuck states on timeout."""
         t0 = time.monotonic()
-        last = None
-        while True:
-            states = self.pg_states()
+        seen = {"last": None, "states": {}}
+
+        def clean():
+            states = seen["states"] = self.pg_states()
+            if not set(states) <= {"active+clean"}:
+                return False
             settle = self._map_changed + SETTLE_S - time.monotonic()
-            if set(states) <= {"active+clean"} and settle > 0:
-                time.sleep(settle)          # the picture may predate the last change
-                continue
-            if set(states) <= {"active+clean"}:
-                if progress and last is not None:
-                    print(f"[{time.monotonic() - t0:5.1f} s] all PGs active+clean",
-                          file=sys.stderr, flush=True)
-                return time.monotonic() - t0
-            if progress and states != last:
-                print(f"[{time.monotonic() - t0:5.1f} s] {_fmt(states)}", file=sys.stderr, flush=True)
-            last = states
-            if time.monotonic() - t0 > timeout:
-                raise ClusterError(f"PGs not active+clean after {timeout} s: {_fmt(states)}; "
-                                   "check `ceph health detail` (are all OSDs up and in?)")
-            time.sleep(interval)
+            return settle <= 0              # else the picture may predate the last change
+
+        def show(elapsed, _):
+            if progress and seen["states"] != seen["last"]:
+                print(f"[{elapsed:5.1f} s] {_fmt(seen['states'])}", file=sys.stderr, flush=True)
+            seen["last"] = seen["states"]
+        poll_until(clean, timeout, "all PGs active+clean", interval=interval, progress=show,
+                   describe=lambda: _fmt(seen["states"]),
+                   hint="check `ceph health detail` (are all OSDs up and in?)")
+        if progress and seen["last"] is not None:
+            print(f"[{time.monotonic() - t0:5.1f} s] all PGs active+clean", file=sys.stderr, flush=True)
+        return time.monotonic() - t0
 
     # -- where PGs are --------------------------------------------------------------------------
     def pgs_brief(self):
@@ -138,18 +138,17 @@ class Faults:
         current osdmap does; returns those up sets. After a map change the mgr lags by a stats
         report or two, and counting moved PGs before then undercounts (a loaded CI host once
         showed 71 of 112 changed PGs)."""
-        t0 = time.monotonic()
-        while True:
+        lagging = []
+
+        def agree():
             reported = self.up_sets(pool_ids, "mgr")
             placed = self._osdmap_up(reported)          # the same PGs, without a second dump
-            lagging = sorted(pg for pg in placed if reported[pg] != placed[pg])
-            if not lagging:
-                return reported
-            if time.monotonic() - t0 > timeout:
-                raise ClusterError(f"after {timeout} s the OSDs still report {len(lagging)} PGs "
-                                   f"elsewhere than the osdmap places them (e.g. {lagging[:3]}); "
-                                   "check `ceph -s` for down OSDs or stuck peering")
-            time.sleep(interval)
+            lagging[:] = sorted(pg for pg in placed if reported[pg] != placed[pg])
+            return None if lagging else reported
+        return poll_until(agree, timeout, "the OSDs' reports placing every PG where the osdmap does",
+                          interval=interval,
+                          describe=lambda: f"{len(lagging)} PGs elsewhere, e.g. {lagging[:3]}",
+                          hint="check `ceph -s` for down OSDs or stuck peering")
 
     # -- checksummed objects ----------------------------------------------------------------------
     def write_checked_objects(self, pool, count=100, size=4096, prefix="obj", threads=8):

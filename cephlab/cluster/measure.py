@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cephlab.core import run
+from cephlab.core import proc, run
 from cephlab.core.errors import ClusterError
 
 MIB = 1024 * 1024
@@ -176,12 +176,10 @@ class Measuring:
             if kind and not name.startswith(kind + "."):
                 continue
             try:
-                text = Path(f"/proc/{pid}/{'io' if field_name == 'write_bytes' else 'status'}").read_text()
-            except OSError:
+                out[name] = (proc.io_field(pid, field_name) if field_name == "write_bytes"
+                             else proc.status_field(pid, field_name))
+            except (OSError, KeyError):
                 continue
-            for line in text.splitlines():
-                if line.startswith(field_name + ":"):
-                    out[name] = int(line.split()[1])
         return out
 
     def device_write_bytes(self):

@@ -1,9 +1,9 @@
 """Reading and changing options in the mon config database, and tuning() that undoes changes."""
 from __future__ import annotations
 
-import time
 
 from cephlab.core.errors import ClusterError
+from cephlab.core.poll import poll_until
 
 
 class Tuning:
@@ -35,18 +35,18 @@ class Tuning:
     def config_show(self, daemon):
         """{option: value} the running daemon (e.g. "osd.0") uses now, defaults included
         (`ceph config show-with-defaults`); values are strings, as Ceph prints them."""
-        deadline = time.monotonic() + 15
-        while True:
+        def shown():
             out = self.client.mgr("config show-with-defaults", who=daemon)
             if isinstance(out, list):
                 return {e["name"]: e["value"] for e in out}
             if isinstance(out, dict):
                 return {k: (v["value"] if isinstance(v, dict) else v) for k, v in out.items()}
             # a daemon that just started has not yet sent the mgr its config: the answer is empty
-            if out is not None or time.monotonic() > deadline:
-                raise ClusterError(f"`ceph config show-with-defaults {daemon}` gave {out!r}; is "
-                                   f"{daemon} running and reporting to the mgr (`ceph -s`)?")
-            time.sleep(0.5)
+            if out is not None:
+                raise ClusterError(f"`ceph config show-with-defaults {daemon}` gave {out!r}")
+            return None
+        return poll_until(shown, 15, f"`ceph config show-with-defaults {daemon}` answering",
+                          interval=0.5, hint=f"is {daemon} running and reporting to the mgr (`ceph -s`)?")
 
     def tuning(self):
         """Context manager: every option changed in it goes back to its earlier state on exit.
@@ -80,11 +80,11 @@ class TuningBlock:
 
     def __exit__(self, *exc):
         self.cluster._tunings.remove(self)
-        restore(self.cluster.client, self.before.items())
+        restore_config(self.cluster.client, self.before.items())
         return False
 
 
-def restore(client, before):
+def restore_config(client, before):
     """Put each ((who, option), old) back, last change first: `old` is the database value
     before, None when the option was not in the database."""
     for (who, option), old in reversed(list(before)):

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cephlab.core import run, teardown
+from cephlab.core import proc, run, teardown
 from cephlab.core.errors import ClusterError
 from cephlab.core.mounts import mount_point, unmount, unmount_all  # noqa: F401  (lab 09 uses them)
 from cephlab.core.poll import PollTimeout, poll_until
@@ -182,13 +182,12 @@ def mds_cpu_seconds(cluster, name="mds.a"):
     pid = cluster.daemon_pid(name)
     if not pid:
         raise ClusterError(f"{name} is not running on this machine")
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return proc.cpu_seconds(pid)
 
 
 # -- the benchmark --------------------------------------------------------------------------------------
 @dataclass
-class BenchResult:
+class MetadataResult:
     """ops/s and mean latency (s) per operation, for one layout and worker count."""
     layout: str
     workers: int
@@ -220,7 +219,7 @@ def metadata_bench(roots, files=100, workers=4, layout="shared", tag="md", count
     roots: folders to work in (e.g. one per ceph-fuse mount: worker w uses roots[w % len]); with
     several mounts of the same file system, "shared" is one folder on the file system seen by
     every client. layout: "shared" (all workers in one folder, as mdtest's shared-directory
-    mode) or "separate" (a folder per worker, mdtest -u). Returns a BenchResult: ops/s = all
+    mode) or "separate" (a folder per worker, mdtest -u). Returns a MetadataResult: ops/s = all
     workers' operations / the phase's wall time; latency = mean time per operation.
     counter: optional callable returning a running count (e.g. lambda: mds_requests(c)); its
     increase over each phase goes to result.requests.
@@ -230,7 +229,7 @@ def metadata_bench(roots, files=100, workers=4, layout="shared", tag="md", count
     if files < 1 or workers < 1:
         raise ValueError(f"files and workers must be >= 1, got files={files}, workers={workers}")
     dirs = _worker_dirs(roots, workers, layout, tag)
-    result = BenchResult(layout, workers, files)
+    result = MetadataResult(layout, workers, files)
     for op in OPS:
         barrier = threading.Barrier(workers + 1)
         spent = [0.0] * workers

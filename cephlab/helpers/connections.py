@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from cephlab.core import proc
 from cephlab.core.errors import ClusterError
 
 ESTABLISHED = "01"        # TCP state code in /proc/net/tcp
@@ -46,7 +47,7 @@ def socket_inodes(pid):
     """Inodes of the sockets process `pid` holds open (empty when it is gone)."""
     out = set()
     try:
-        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+        fds = proc.fds(pid)
     except OSError:
         return out
     for fd in fds:
@@ -91,10 +92,7 @@ def connection_counts(cluster, kind="osd", client_pid=None):
 
 def process_threads(pid=None):
     """Threads of process `pid` (default: this one) from /proc/<pid>/status."""
-    for line in Path(f"/proc/{pid or os.getpid()}/status").read_text().splitlines():
-        if line.startswith("Threads:"):
-            return int(line.split()[1])
-    raise ClusterError(f"/proc/{pid}/status has no Threads line")
+    return proc.threads(pid)
 
 
 def max_threads_during(cluster, fn, interval=0.02):

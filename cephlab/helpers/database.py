@@ -33,6 +33,7 @@ from pathlib import Path
 from cephlab.core import run, teardown
 from cephlab.core.errors import ClusterError, SetupError
 from cephlab.core.poll import poll_until
+from cephlab.helpers.latency import fsync_latencies_ms
 
 WORK_ROOT = Path(os.environ.get("CEPHLAB_DB_WORK", "/var/tmp"))
 DB_USER = "postgres"
@@ -60,30 +61,6 @@ def pg_bin_dir():
 
 def _run(cmd, what, timeout=120, cwd=None):
     return run.run(cmd, what=what, timeout=timeout, cwd=cwd, hint=INSTALL_HINT).stdout
-
-
-def fsync_latencies_ms(folder, writes=100, size=8192, segment_blocks=16):
-    """ms per (pwrite of `size` bytes + fdatasync) in a preallocated file, as a WAL commit does.
-
-    The file is written and synced once first, so each timed write overwrites allocated blocks
-    (like PostgreSQL's preallocated 16 MiB WAL segments) and fdatasync has no metadata to add.
-    """
-    path = Path(folder) / "fsync-probe"
-    block = os.urandom(size)
-    fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
-    try:
-        os.pwrite(fd, block * segment_blocks, 0)
-        os.fsync(fd)
-        out = []
-        for i in range(writes):
-            t0 = time.perf_counter()
-            os.pwrite(fd, block, (i % segment_blocks) * size)
-            os.fdatasync(fd)
-            out.append((time.perf_counter() - t0) * 1e3)
-        return out
-    finally:
-        os.close(fd)
-        path.unlink(missing_ok=True)
 
 
 class DatabaseBench:
@@ -177,7 +154,7 @@ class DatabaseBench:
     # -- measuring ---------------------------------------------------------------------------
     def fsync_ms(self, name, writes=100):
         """Mean ms per 8 KiB write + fdatasync in the data directory's file system."""
-        lat = fsync_latencies_ms(self.data[name].parent, writes=writes)
+        lat = fsync_latencies_ms(self.data[name].parent, count=writes, size=8192, preallocate=True)
         return sum(lat) / len(lat)
 
     def pgbench(self, name, clients, transactions=256, script="simple-update"):

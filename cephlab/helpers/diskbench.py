@@ -14,7 +14,6 @@ process ran and waited for, e.g. rados bench), so it needs Cluster.local_daemons
 from __future__ import annotations
 
 import contextlib
-import os
 import resource
 import shutil
 import tempfile
@@ -22,7 +21,7 @@ import time
 from pathlib import Path
 
 from cephlab.cluster.measure import _json_in, parse_fio
-from cephlab.core import run
+from cephlab.core import proc, run
 from cephlab.core.errors import ClusterError
 
 
@@ -58,8 +57,7 @@ def fio_file(folder, rw="randwrite", bs=4096, iodepth=16, seconds=3, size_mib=32
 
 def process_cpu_seconds(pid):
     """User + system CPU seconds process `pid` has used so far (all its threads)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return proc.cpu_seconds(pid)
 
 
 def children_cpu_seconds():
@@ -70,11 +68,7 @@ def children_cpu_seconds():
 
 def host_cpu_seconds():
     """(busy, total) CPU seconds of the whole host since boot, summed over cores (/proc/stat)."""
-    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    tick = os.sysconf("SC_CLK_TCK")
-    idle = values[3] + values[4]                # idle + iowait
-    total = sum(values[:8])                     # guest time is already inside user
-    return (total - idle) / tick, total / tick
+    return proc.host_cpu_seconds()
 
 
 def _osd_cpu(cluster):

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
-from cephlab.cluster.tuning import restore as restore_config
+from cephlab.cluster.tuning import restore_config
 from cephlab.cluster.api import Cluster
 from cephlab.core.errors import ClusterError
+from cephlab.core.poll import PollTimeout, poll_until
 from cephlab.cluster.pools import Resources
 
 
@@ -166,12 +166,13 @@ class LabSession:
 
     def _wait_fill_warnings_gone(self, timeout=60):
         """OSDs re-check their fill state against the restored ratios within a few seconds."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        def gone():
             checks = self.cluster.status()["health"].get("checks", {})
-            if not any(name.endswith(("NEARFULL", "BACKFILLFULL", "_FULL")) for name in checks):
-                return
-            time.sleep(1)
+            return not any(name.endswith(("NEARFULL", "BACKFILLFULL", "_FULL")) for name in checks)
+        try:
+            poll_until(gone, timeout, "fill warnings gone", interval=1)
+        except PollTimeout:
+            pass                            # cleanup goes on; `ceph health` shows what is left
 
     # -- undo ------------------------------------------------------------------------------------
     def cleanup(self, timeout=300):
@@ -203,16 +204,21 @@ def wait_for_df(cluster, pool, objects, timeout=60, settle=2.0):
     """`ceph df` lags the writes by a few seconds (OSDs report stats periodically), and a pool's
     bytes can arrive a report after its object count: wait until the pool shows `objects`
     objects and its stored/used bytes held still for `settle` seconds, then return its df entry."""
-    deadline = time.monotonic() + timeout
-    last = None
-    while True:
-        entry = cluster.df()[pool]
+    seen = {"last": None, "entry": None}
+
+    def still():
+        entry = seen["entry"] = cluster.df()[pool]
         reached = entry["objects"] >= objects
         now = (entry["objects"], entry["stored"], entry["used"])
-        if (reached and now == last) or time.monotonic() > deadline:
-            return entry
-        last = now if reached else None
-        time.sleep(settle if reached else 1)
+        if reached and now == seen["last"]:
+            return True
+        seen["last"] = now if reached else None
+        return False
+    try:
+        poll_until(still, timeout, f"pool {pool} holding {objects} objects", interval=settle)
+    except PollTimeout:
+        pass                                # the caller reads what df shows by then
+    return seen["entry"]
 
 
 def io_probe(cluster, pool, name, timeout=5):

@@ -17,6 +17,7 @@ import os
 import time
 from pathlib import Path
 
+from cephlab.core import proc
 from cephlab.core.errors import ClusterError
 
 
@@ -37,17 +38,26 @@ def write_latencies_ms(cluster, pool, count=100, size=4096, prefix="lat"):
     return out
 
 
-def fsync_latencies_ms(directory, count=50, size=4096):
-    """Time `count` writes of `size` bytes, each followed by fdatasync, in a scratch file in
-    `directory` (put it on the file system that holds the OSDs' block files). ms per write."""
+def fsync_latencies_ms(directory, count=50, size=4096, segment_blocks=16, preallocate=False):
+    """Time `count` writes of `size` bytes, each followed by fdatasync, cycling over
+    `segment_blocks` blocks of a scratch file in `directory` (put it on the file system under
+    test). ms per write.
+
+    preallocate: write and sync the blocks once first, so each timed write overwrites allocated
+    blocks and fdatasync has no metadata to add, as a WAL commit into PostgreSQL's preallocated
+    16 MiB segments does (lab 10); without it the first writes also allocate (lab 00's disk).
+    """
     path = Path(directory) / f"fsync-probe-{os.getpid()}"
     data = os.urandom(size)
     out = []
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
+        if preallocate:
+            os.pwrite(fd, data * segment_blocks, 0)
+            os.fsync(fd)
         for i in range(count):
             t0 = time.perf_counter()
-            os.pwrite(fd, data, (i % 16) * size)
+            os.pwrite(fd, data, (i % segment_blocks) * size)
             os.fdatasync(fd)
             out.append((time.perf_counter() - t0) * 1e3)
     finally:
@@ -58,15 +68,7 @@ def fsync_latencies_ms(directory, count=50, size=4096):
 
 def schedstat(pid):
     """(ns on a CPU, ns waiting in a run queue) summed over every thread of process `pid`."""
-    cpu = wait = 0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            fields = (task / "schedstat").read_text().split()
-        except OSError:          # the thread ended while we looked
-            continue
-        cpu += int(fields[0])
-        wait += int(fields[1])
-    return cpu, wait
+    return proc.schedstat(pid)
 
 
 def daemon_schedstat(cluster, kind="osd"):

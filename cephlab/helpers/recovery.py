@@ -16,6 +16,7 @@ import time
 
 from cephlab.cluster import checksums
 from cephlab.core.errors import ClusterError
+from cephlab.core.poll import PollTimeout, poll_until
 
 
 # -- objects with checksums, written and read in parallel ---------------------------------------
@@ -145,8 +146,11 @@ def restore(lab, osd_id, timeout=180):
     t0 = time.monotonic()
     lab.start_osd(osd_id)
     c.osd_in(osd_id)
-    while osd_id not in osds_in_up_sets(c) and time.monotonic() - t0 < 30:
-        time.sleep(0.25)
+    try:
+        poll_until(lambda: osd_id in osds_in_up_sets(c), 30, f"osd.{osd_id} in an up set",
+                   interval=0.25)
+    except PollTimeout:
+        pass                                # wait_for_clean below still has the last word
     c.wait_for_clean(timeout=timeout, progress=False, interval=0.5)
     return time.monotonic() - t0
 

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 from cephlab.core.errors import ClusterError
+from cephlab.core.poll import poll_until
 
 MIB = 1024 * 1024
 
@@ -101,18 +102,18 @@ def drain_filestore(cluster, osds, timeout=30):
     Returns the seconds waited.
     """
     t0 = time.monotonic()
-    while True:
-        queued = 0
+    queued = [0]
+
+    def drained():
+        queued[0] = 0
         for osd in osds:
             fs = cluster.perf_dump(osd).get("filestore")
             if fs:
-                queued += fs["op_queue_ops"] + fs["journal_queue_ops"]
-        if not queued:
-            return time.monotonic() - t0
-        if time.monotonic() - t0 > timeout:
-            raise ClusterError(f"FileStore OSDs {osds} still have {queued} ops to apply after "
-                               f"{timeout} s: is an OSD stuck (`ceph health detail`)?")
-        time.sleep(0.2)
+                queued[0] += fs["op_queue_ops"] + fs["journal_queue_ops"]
+        return not queued[0]
+    poll_until(drained, timeout, f"FileStore OSDs {osds} with nothing left to apply",
+               describe=lambda: f"{queued[0]} ops queued", hint="is an OSD stuck (`ceph health detail`)?")
+    return time.monotonic() - t0
 
 
 def measure_writes(cluster, pool, image, bs, seconds=3, iodepth=16, osds=None, settle=1.0):

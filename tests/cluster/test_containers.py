@@ -10,13 +10,14 @@ from models import failure_domain as fd
 
 def test_gate_says_why(monkeypatch, tmp_path):
     monkeypatch.delenv("CEPHLAB_BACKEND", raising=False)
-    assert containers.vagrant_ready() == (False, "CEPHLAB_BACKEND is not 'vagrant'")
+    ok, why = containers.cephadm_ready()
+    assert not ok and "the native cluster has no cephadm orchestrator" in why
     monkeypatch.setenv("CEPHLAB_BACKEND", "vagrant")
     monkeypatch.setenv("CEPHLAB_VAGRANT_EXPORT", str(tmp_path))
-    ok, why = containers.vagrant_ready()
+    ok, why = containers.cephadm_ready()
     assert not ok and str(tmp_path) in why
     (tmp_path / "ceph.conf").write_text("[global]\n")
-    assert containers.vagrant_ready() == (True, "")
+    assert containers.cephadm_ready() == (True, "")
 
 
 def test_daemon_counts_only_running():

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from cephlab.helpers import database
+from cephlab.helpers.latency import fsync_latencies_ms
 from cephlab.helpers import cleanup
 
 pytestmark = pytest.mark.cluster
@@ -31,8 +32,8 @@ def bench(lab_cluster):
 
 
 def test_both_servers_commit_and_ceph_flushes_cost_a_replicated_write(bench, lab_cluster):
-    local = statistics.median(database.fsync_latencies_ms(bench.data["local"].parent, writes=50))
-    ceph = statistics.median(database.fsync_latencies_ms(bench.mnt, writes=50))
+    local = statistics.median(fsync_latencies_ms(bench.data["local"].parent, count=50, size=8192, preallocate=True))
+    ceph = statistics.median(fsync_latencies_ms(bench.mnt, count=50, size=8192, preallocate=True))
     # a Ceph flush waits for a local flush on every OSD plus the round trips: never faster
     assert ceph > local > 0
     for name in ("local", "ceph"):

@@ -11,7 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from cephlab.core import run, teardown
+from cephlab.core import proc, run, teardown
 from cephlab.core.errors import ClusterError
 from cephlab.core.poll import PollTimeout, poll_until
 
@@ -32,28 +32,8 @@ def log_path(d, name):
     return Path(d) / "log" / f"{name}.log"
 
 
-def _cmdline(pid):
-    try:
-        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return []
-    return raw.decode(errors="replace").split("\0")
-
-
-def _is_zombie(pid):
-    """True when pid has exited (a zombie whose parent never reaps it counts as exited).
-
-    A multi-threaded daemon killed by SIGKILL shows state Z for its main thread while its
-    other threads still exit and hold its files; it is gone only when one thread is left.
-    """
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return True
-    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-    state = fields.get("State", "").split()
-    threads = int(fields.get("Threads", "1").strip() or 1)
-    return bool(state) and state[0] in ("Z", "X") and threads <= 1
+_cmdline = proc.cmdline
+_is_zombie = proc.is_zombie
 
 
 def is_ours(pid, conf):
@@ -102,12 +82,12 @@ def launch_many(d, daemons_to_start, extra=(), timeout=60):
                                     cwd=d, output=out, new_session=True)
     deadline = time.monotonic() + timeout
     failed = []
-    for name, proc in procs.items():
+    for name, child in procs.items():
         try:
-            rc = proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            rc = child.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            child.kill()
+            child.wait()
             failed.append(f"{name} did not start within {timeout} s; see {log_path(d, name)}")
             continue
         if rc != 0:

@@ -18,7 +18,7 @@ from cephlab.backends.native import conf as cconf
 from cephlab.backends.native import daemons
 from cephlab.backends.native import paths
 from cephlab.core import release
-from cephlab.core import mounts, run, teardown
+from cephlab.core import mounts, proc, run, teardown
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterError, SetupError
 from cephlab.core.poll import poll_until
@@ -98,13 +98,7 @@ def check_resources(d, osds):
 
 
 def _mem_available_gib():
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemAvailable:"):
-                return int(line.split()[1]) * 1024 / GIB
-    except OSError:
-        pass
-    return None
+    return proc.mem_available_gib()
 
 
 # -- building blocks ----------------------------------------------------------------------------
