@@ -21,7 +21,7 @@ def _osd_count(text):
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 16, got {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 16, got {text!r}") from None
     if not 1 <= n <= 16:
         raise argparse.ArgumentTypeError(f"must be from 1 to 16, got {n}")
     return n
@@ -31,7 +31,7 @@ def _name(text):
     try:
         return check_name(text)
     except ClusterError as e:
-        raise argparse.ArgumentTypeError(str(e))
+        raise argparse.ArgumentTypeError(str(e)) from e
 
 
 def _where(p):

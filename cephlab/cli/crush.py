@@ -16,10 +16,9 @@ import tempfile
 
 import numpy as np
 
+from cephlab.core import run
 from models.crush import mapper, parse_json, parse_text
 from models.crush.crushmap import ITEM_NONE, OPS, WEIGHT_ONE
-
-from cephlab.core import run
 
 
 def register(sub):

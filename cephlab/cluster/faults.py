@@ -9,7 +9,6 @@ from cephlab.cluster import checksums
 from cephlab.core.errors import ClusterError
 from cephlab.core.poll import poll_until
 
-
 # PG states reach `ceph status` through the mgr (mgr_stats_period 1 s) and the mon digest
 # (mon_mgr_digest_period 1 s): right after an OSD goes out/in, status can still show the old,
 # clean picture. wait_for_clean trusts "clean" only this long after the last change made here.

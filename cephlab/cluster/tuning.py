@@ -1,7 +1,6 @@
 """Reading and changing options in the mon config database, and tuning() that undoes changes."""
 from __future__ import annotations
 
-
 from cephlab.core.errors import ClusterError
 from cephlab.core.poll import poll_until
 

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-
 import threading
 
 from cephlab.core import run
 from cephlab.core.errors import ClusterError
 
 try:                                   # Debian's python3-rados; visible to the lab's .venv
-    import rados
     import ceph_argparse
+    import rados
 except ImportError:                    # pragma: no cover - depends on the machine
     rados = None
     ceph_argparse = None

@@ -11,7 +11,7 @@ failing half-way:
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from typing import Callable
 
 from cephlab.core import run
@@ -86,7 +86,7 @@ def note_once(binary: str | None, write: Callable[[str], object]) -> None:
             write(text)
 
 
-@lru_cache(maxsize=None)
+@cache
 def installed(binary: str) -> tuple[int, int, int, str] | None:
     """The version of the Ceph program `binary` (e.g. ceph-mon's path), or None when it does
     not say (the caller goes on: a missing note must never stop `cephlab up`)."""

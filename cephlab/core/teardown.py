@@ -16,8 +16,9 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable
 
 from cephlab.core import run as core_run
 from cephlab.core.poll import PollTimeout, poll_until
@@ -111,7 +112,7 @@ def unmount(point: str | os.PathLike, fuse: bool = True, remove: bool = True) ->
     """
     point = str(point)
     commands, failures = unmount_commands(point, fuse)
-    for i, cmd in enumerate(commands):
+    for cmd in commands:
         try:
             run(cmd)
         except (StepFailed, OSError, subprocess.TimeoutExpired) as e:

@@ -4,8 +4,8 @@ import socket
 import pytest
 
 from cephlab.backends.native import paths
-from cephlab.core.names import check_name
 from cephlab.core.errors import SetupError
+from cephlab.core.names import check_name
 
 
 @pytest.mark.parametrize("name", ["lab", "pytest-123", "a_b", "x" * 32])

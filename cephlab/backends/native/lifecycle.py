@@ -15,10 +15,8 @@ import uuid
 from pathlib import Path
 
 from cephlab.backends.native import conf as cconf
-from cephlab.backends.native import daemons
-from cephlab.backends.native import paths
-from cephlab.core import release
-from cephlab.core import mounts, proc, run, teardown
+from cephlab.backends.native import daemons, paths
+from cephlab.core import mounts, proc, release, run, teardown
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterError, SetupError
 from cephlab.core.poll import poll_until

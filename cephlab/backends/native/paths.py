@@ -5,7 +5,6 @@ Everything a cluster writes stays inside its folder (see cephlab/README.md for t
 from __future__ import annotations
 
 import os
-
 import shutil
 import socket
 import zlib

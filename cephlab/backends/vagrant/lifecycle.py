@@ -21,8 +21,8 @@ from pathlib import Path
 
 from cephlab.core import run
 from cephlab.core.errors import ClusterError, SetupError
-
 from cephlab.core.project import VAGRANT_DIR
+
 INSTALL_HINT = ("install Vagrant and a provider: on Debian/Ubuntu `sudo apt-get install vagrant "
                 "vagrant-libvirt`, elsewhere https://developer.hashicorp.com/vagrant/downloads "
                 "with VirtualBox")
@@ -133,7 +133,7 @@ def settings_path():
 
 def load_settings(path=None):
     """settings.yml with defaults filled in; SettingsError lists every bad value."""
-    import yaml                      # only here: model-only notebooks never need it
+    import yaml  # only here: model-only notebooks never need it
     path = Path(path) if path else settings_path()
     if not path.is_file():
         raise SettingsError(path, [f"settings file {path} not found"])
