@@ -86,7 +86,8 @@ def with_rounded(found):
 
 
 def produced(nb):
-    return with_rounded(set().union(*(numbers(output_text(c)) for c in nb["cells"] if c["cell_type"] == "code")))
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    return with_rounded(set().union(*(numbers(output_text(c)) for c in code)))
 
 
 def not_the_runs():
@@ -139,7 +140,7 @@ def test_negative_control_rounded_and_grouped_forms_are_caught():
 
 def test_a_conclusion_rendered_from_the_run_and_constants_are_fine():
     rendered = {"output_type": "display_data", "metadata": {},
-                "data": {"text/markdown": "We measured **618 IOPS**.", "text/plain": "<IPython.core.display.Markdown>"}}
+                "data": {"text/markdown": "We measured **618 IOPS**.", "text/plain": "<Markdown>"}}
     nb = _nb(_code("display(Markdown(f'We measured **{iops:.0f} IOPS**.'))", rendered),
              _code("DISK_IOPS = 600\nprint(DISK_IOPS * 3, 2_094)", _stream("1800 2094\n")),
              _md("Seed 000 measured 2,094 IOPS against 600 per disk x 3 = 1,800; see the table above."),
@@ -152,13 +153,15 @@ def test_no_new_measured_number_in_prose(solution, constants):
     found = violations(json.loads(solution.read_text(encoding="utf-8")),
                        constants | MODEL_FIGURES.get(solution.stem, set()))
     new = found - KNOWN.get(solution.stem, set())
-    assert not new, (f"{solution.name}: Markdown states numbers the run printed (cell, number): {sorted(new)}; "
+    assert not new, (f"{solution.name}: Markdown states numbers the run printed (cell, number): "
+                     f"{sorted(new)}; "
                      "render the sentence from the results (IPython Markdown) or state no figure")
 
 
 @pytest.mark.parametrize("solution", [p for p in SOLUTIONS if p.stem in KNOWN],
                          ids=[p.stem for p in SOLUTIONS if p.stem in KNOWN])
-@pytest.mark.xfail(strict=True, reason="known numbers in prose (KNOWN): remove an entry once its cell is fixed")
+@pytest.mark.xfail(strict=True,
+                   reason="known numbers in prose (KNOWN): remove an entry once its cell is fixed")
 def test_known_numbers_in_prose_are_gone(solution, constants):
     found = violations(json.loads(solution.read_text(encoding="utf-8")), constants)
     assert not found & KNOWN[solution.stem], sorted(found & KNOWN[solution.stem])
