@@ -2,6 +2,7 @@
 checksummed writes and the client load on the test cluster."""
 import pytest
 
+from cephlab.cluster import checksums
 from cephlab.helpers import recovery as rh
 
 # A status line of seed 002 (J. Neudecker, HAW Hamburg 2021), as {state: PGs}
@@ -39,7 +40,7 @@ def test_parallel_writes_verify_and_detect_damage(lab_cluster):
         manifest = rh.write_objects(c, pool, count=24, size=65536, prefix="p")
         assert len(manifest) == 24 and len(set(manifest.values())) == 24
         assert rh.verify_objects(c, pool, manifest) == []
-        c._put(pool, "p-000003", b"changed")                     # one object no longer matches
+        checksums.put(c, pool, "p-000003", b"changed")          # one object no longer matches
         bad = dict(manifest, **{"p-missing": manifest["p-000000"]})
         assert rh.verify_objects(c, pool, bad) == ["p-000003", "p-missing"]
         with rh.WriteLoad(c, pool, pause=0.01) as load:
