@@ -175,22 +175,22 @@ def wait_osds(cluster, osds, up, timeout=300, interval=1.0):
 
 # -- a whole node -----------------------------------------------------------------------------------
 def host_down(cluster, host, timeout=300):
-    """`vagrant halt HOST` (a clean shutdown: its OSDs tell the monitors they stop); waits until
-    the monitors mark its OSDs down. Returns seconds."""
-    osds = hosts(cluster)[host]
-    t0 = time.monotonic()
-    cluster.stop_host(host)
-    wait_osds(cluster, osds, up=False, timeout=timeout)
-    return time.monotonic() - t0
+    """Stop one whole host cleanly (`vagrant halt`, or the container host's shutdown): its OSDs
+    tell the monitors they stop. Waits until they are marked down; returns seconds."""
+    return _switch_host(cluster, host, up=False, timeout=timeout)
 
 
 def host_up(cluster, host, timeout=600):
-    """`vagrant up HOST` (no provisioning); systemd starts its daemons' containers again.
-    Waits until its OSDs are up. Returns seconds."""
+    """Start the host again (no provisioning); systemd starts its daemons' containers again.
+    Waits until its OSDs are up; returns seconds."""
+    return _switch_host(cluster, host, up=True, timeout=timeout)
+
+
+def _switch_host(cluster, host, up, timeout):
     osds = hosts(cluster)[host]
     t0 = time.monotonic()
-    cluster.start_host(host)
-    wait_osds(cluster, osds, up=True, timeout=timeout)
+    (cluster.start_host if up else cluster.stop_host)(host)
+    wait_osds(cluster, osds, up=up, timeout=timeout)
     return time.monotonic() - t0
 
 
