@@ -112,8 +112,7 @@ class Measuring:
     def _run_tool(self, cmd, timeout, cwd=None):
         """A benchmark tool (rados, fio) against this cluster; its output."""
         return run.run(cmd, what=" ".join(cmd[:4]) + " ...", env={**os.environ, **self.env()},
-                       cwd=cwd, timeout=timeout,
-                       hint=f"sudo apt-get install {'fio' if cmd[0] == 'fio' else 'ceph-common'}").stdout
+                       cwd=cwd, timeout=timeout).stdout
 
     def rados_bench(self, pool, seconds, op="write", block_size=4096, threads=16, cleanup=True):
         """Run `rados bench` for `seconds` and return a BenchResult.
@@ -150,7 +149,7 @@ class Measuring:
                 numjobs=1, extra=()):
         """Run fio's rbd engine against pool/image and return a BenchResult (with percentiles)."""
         if not shutil.which("fio"):
-            raise ClusterError("fio is not installed: sudo apt-get install fio")
+            raise ClusterError(f"fio is not installed: {run.install_hint('fio')}")
         work = Path(tempfile.mkdtemp(prefix="fio-", dir=self.dir / "tmp"))
         cmd = ["fio", "--name=lab", "--ioengine=rbd", "--clientname=admin", f"--pool={pool}",
                f"--rbdname={image}", f"--rw={rw}", f"--bs={bs}", f"--iodepth={iodepth}",

@@ -79,7 +79,7 @@ class Pools:
             out = self.client.mgr("pg ls-by-osd", osd=int(osd))
         else:
             out = self.client.mgr("pg ls")
-        pgs = out.get("pg_stats", []) if isinstance(out, dict) else out
+        pgs = pg_list(out)
         if pool is not None and osd is not None:
             pgs = [p for p in pgs if int(osd) in p.get("up", []) + p.get("acting", [])]
         return pgs
@@ -98,8 +98,8 @@ class Pools:
     def create_rbd_image(self, pool, image, size_mib):
         """An RBD image of size_mib MiB in `pool` (initialised for RBD: application rbd)."""
         if rbd is None:
-            for cmd in (["pool", "init", pool], ["create", f"{pool}/{image}", "--size", str(size_mib)]):
-                self._rbd_cli(cmd)
+            for args in (["pool", "init", pool], ["create", f"{pool}/{image}", "--size", str(size_mib)]):
+                run.run(["rbd", "-c", self.conf, *args], what=f"rbd {' '.join(args)}")
             return image
         with self.client.handle.open_ioctx(pool) as ioctx:
             rbd.RBD().pool_init(ioctx, True)
@@ -108,19 +108,21 @@ class Pools:
 
     def delete_rbd_image(self, pool, image):
         if rbd is None:
-            self._rbd_cli(["rm", f"{pool}/{image}"])
+            run.run(["rbd", "-c", self.conf, "rm", f"{pool}/{image}"], what=f"rbd rm {pool}/{image}")
             return
         with self.client.handle.open_ioctx(pool) as ioctx:
             rbd.RBD().remove(ioctx, image)
-
-    def _rbd_cli(self, args):
-        run.run(["rbd", "-c", self.conf, *args], what=f"rbd {' '.join(args)}",
-                hint="sudo apt-get install ceph-common")
 
     # -- clean-up ------------------------------------------------------------------------------
     def resources(self):
         """Context manager: pools and images created through it are deleted on exit, even on error."""
         return Resources(self)
+
+
+def pg_list(out):
+    """The PG rows of a `pg ls*` or `pg dump pgs_brief` answer: a list, or {"pg_stats": [...]}
+    (the shape depends on the release and the command)."""
+    return out.get("pg_stats", []) if isinstance(out, dict) else out
 
 
 class Resources:

@@ -47,6 +47,10 @@ class Tuning:
         return poll_until(shown, 15, f"`ceph config show-with-defaults {daemon}` answering",
                           interval=0.5, hint=f"is {daemon} running and reporting to the mgr (`ceph -s`)?")
 
+    def restore_config(self, before):
+        """Put each ((who, option), old) back, last change first (old None: remove the entry)."""
+        restore_config(self.client, before)
+
     def tuning(self):
         """Context manager: every option changed in it goes back to its earlier state on exit.
 

@@ -25,6 +25,20 @@ from cephlab.core.errors import ClusterError, SetupError
 DEFAULT_TIMEOUT_S = 120.0
 KILL_GRACE_S = 5.0
 TAIL_LINES = 5
+# The Debian/Ubuntu package that installs each program cephlab runs, for "not installed" messages
+# (run(), spawn() and the tear-down's one-line reports). A hint= given to run() wins.
+PACKAGES = {
+    "ceph": "ceph-common", "rados": "ceph-common", "rbd": "ceph-common", "fio": "fio",
+    "rbd-fuse": "rbd-fuse", "ceph-fuse": "ceph-fuse", "fusermount": "fuse", "fusermount3": "fuse3",
+    "mount": "mount", "umount": "mount", "losetup": "mount", "mkfs.ext4": "e2fsprogs",
+    "runuser": "util-linux", **dict.fromkeys(("pg_ctl", "initdb", "pgbench"), "postgresql postgresql-contrib"),
+}
+
+
+def install_hint(program: str) -> str:
+    """`sudo apt-get install <package>` for a program in PACKAGES (by name or path), else ""."""
+    package = PACKAGES.get(Path(program).name)
+    return f"sudo apt-get install {package}" if package else ""
 
 
 @dataclass
@@ -94,14 +108,15 @@ def run(cmd: Sequence[str | os.PathLike], *, what: str | None = None,
     """Run `cmd` to its end and return a Result.
 
     what: how errors name the step (default: the program's name); hint: what to do, appended
-    to a ProgramMissing message; log: a file that receives stdout and stderr instead of the
-    Result (for long, chatty programs such as `vagrant up`); show: let the program write to
-    this terminal as it goes (its progress), the Result then holds no output; check=False
+    to a ProgramMissing message (default: install_hint(program)); log: a file that receives
+    stdout and stderr instead of the Result (for long, chatty programs such as `vagrant up`);
+    show: let the program write to this terminal as it goes (its progress), the Result then holds no output; check=False
     returns a failed Result instead of raising; text=False: stdin/stdout are bytes (objects
     through `rados put/get -`).
     """
     argv = [os.fspath(a) for a in cmd]
     name = Path(argv[0]).name
+    hint = hint or install_hint(name)
     if shutil.which(argv[0]) is None and not Path(argv[0]).is_file():
         raise ProgramMissing(f"{name} is not installed" + (f": {hint}" if hint else ""))
     what = what or name
@@ -132,7 +147,8 @@ def spawn(cmd: Sequence[str | os.PathLike], cwd: str | os.PathLike | None = None
     new_session: it leaves our process group, so a Ctrl-C here does not reach it)."""
     argv = [os.fspath(a) for a in cmd]
     if shutil.which(argv[0]) is None and not Path(argv[0]).is_file():
-        raise ProgramMissing(f"{Path(argv[0]).name} is not installed")
+        hint = install_hint(argv[0])
+        raise ProgramMissing(f"{Path(argv[0]).name} is not installed" + (f": {hint}" if hint else ""))
     return subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                             stdout=output if output is not None else subprocess.PIPE,
                             stderr=output if output is not None else subprocess.STDOUT,

@@ -25,8 +25,7 @@ from cephlab.core.poll import PollTimeout, poll_until
 
 TIMEOUT_S = 30                 # an unmount or a server stop that takes longer is hung
 # The Debian package that provides each program a release step runs, for "not found" lines.
-PACKAGES = {"fusermount": "fuse", "fusermount3": "fuse3", "umount": "mount", "losetup": "mount",
-            "pg_ctl": "postgresql", "runuser": "util-linux"}
+PACKAGES = core_run.PACKAGES
 
 
 class StepFailed(Exception):

@@ -466,7 +466,8 @@ def fill_answers(student, master, questions):
     for q in questions:
         if len(cells.get(q, [])) != len(answers.get(q, [])):
             raise GradingError(f"{q}: {len(cells.get(q, []))} answer cells in the student notebook, "
-                               f"{len(answers.get(q, []))} solution cells in the master: regenerate labs/ (make student)")
+                               f"{len(answers.get(q, []))} solution cells in the master: "
+                               "regenerate labs/ (make student)")
         for index, code in zip(cells[q], answers[q]):
             student["cells"][index]["source"] = code
     return student

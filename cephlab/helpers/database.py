@@ -26,11 +26,10 @@ import glob
 import os
 import re
 import shutil
-
 import time
 from pathlib import Path
 
-from cephlab.core import run, teardown
+from cephlab.core import proc, run, teardown
 from cephlab.core.errors import ClusterError, SetupError
 from cephlab.core.poll import poll_until
 from cephlab.helpers.latency import fsync_latencies_ms
@@ -42,7 +41,7 @@ PG_OPTIONS = {                      # durable commits, no checkpoint or autovacu
     "wal_sync_method": "fdatasync", "shared_buffers": "32MB", "max_connections": "40",
     "checkpoint_timeout": "30min", "max_wal_size": "1GB", "autovacuum": "off",
 }
-INSTALL_HINT = "sudo apt-get install postgresql postgresql-contrib"
+INSTALL_HINT = run.install_hint("pg_ctl")
 
 
 def pg_bin_dir():
@@ -57,10 +56,6 @@ def pg_bin_dir():
     if shutil.which("pg_ctl"):
         return Path(shutil.which("pg_ctl")).resolve().parent
     raise SetupError(f"PostgreSQL is not installed (no pg_ctl found): {INSTALL_HINT}")
-
-
-def _run(cmd, what, timeout=120, cwd=None):
-    return run.run(cmd, what=what, timeout=timeout, cwd=cwd, hint=INSTALL_HINT).stdout
 
 
 class DatabaseBench:
@@ -94,14 +89,14 @@ class DatabaseBench:
             self.start(name)
 
     def _mount_rbd(self):
-        _run(["rbd-fuse", "-c", self.cluster.conf, "-p", self.pool, str(self.rbd_dir)], "rbd-fuse")
+        run.run(["rbd-fuse", "-c", self.cluster.conf, "-p", self.pool, str(self.rbd_dir)], what="rbd-fuse")
         image_file = self.rbd_dir / self.image
         poll_until(image_file.exists, 10, f"rbd-fuse showing {self.pool}/{self.image} in {self.rbd_dir}",
                    interval=0.1)
-        self.loop = _run(["losetup", "--find", "--show", str(image_file)], "losetup").strip()
-        _run(["mkfs.ext4", "-q", "-F", "-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1",
-              self.loop], "mkfs.ext4")
-        _run(["mount", self.loop, str(self.mnt)], "mount")
+        self.loop = run.run(["losetup", "--find", "--show", str(image_file)], what="losetup").stdout.strip()
+        run.run(["mkfs.ext4", "-q", "-F", "-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1",
+                 self.loop], what="mkfs.ext4")
+        run.run(["mount", self.loop, str(self.mnt)], what="mount")
 
     def _create_database(self, scale):
         """initdb + pgbench tables once on the local disk, then an exact copy on Ceph (faster
@@ -115,9 +110,9 @@ class DatabaseBench:
         self._as_db(["pgbench", "-q", "-i", "-s", str(scale), *self._conn("local"), "postgres"],
                     "pgbench -i")
         self.stop("local")
-        _run(["cp", "-a", str(local), str(self.data["ceph"])], "copying the database to Ceph")
-        _run(["sync", "-f", str(self.mnt)], "sync")
-        _run(["sync", "-f", str(local)], "sync")
+        run.run(["cp", "-a", str(local), str(self.data["ceph"])], what="copying the database to Ceph")
+        run.run(["sync", "-f", str(self.mnt)], what="sync")
+        run.run(["sync", "-f", str(local)], what="sync")
 
     def close(self):
         """Stop both servers, unmount, detach, unmount rbd-fuse, delete the work folder and image."""
@@ -135,7 +130,7 @@ class DatabaseBench:
         cmd = [str(self.bin / args[0]), *args[1:]]
         if os.geteuid() == 0:
             cmd = ["runuser", "-u", DB_USER, "--", *cmd]
-        return _run(cmd, what, timeout=timeout, cwd="/")
+        return run.run(cmd, what=what, timeout=timeout, cwd="/").stdout
 
     def _conn(self, name):
         return ["-h", str(self.sock[name]), "-p", PG_OPTIONS["port"], "-U", DB_USER]
@@ -227,10 +222,9 @@ def _postmaster_pid(pid_file: Path) -> int | None:
     """The running postmaster of this data folder, or None."""
     try:
         pid = int(pid_file.read_text().split()[0])
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
     except (OSError, ValueError, IndexError):
         return None
-    return pid if str(pid_file.parent) in cmdline else None
+    return pid if str(pid_file.parent) in proc.cmdline(pid) else None
 
 
 def _detach_loops(image_file: Path) -> None:

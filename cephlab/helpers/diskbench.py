@@ -35,7 +35,7 @@ def fio_file(folder, rw="randwrite", bs=4096, iodepth=16, seconds=3, size_mib=32
     takes ~1 s, 256 MiB ~15 s on a busy 2-core machine.
     """
     if not shutil.which("fio"):
-        raise ClusterError("fio is not installed: sudo apt-get install fio")
+        raise ClusterError(f"fio is not installed: {run.install_hint('fio')}")
     work = Path(tempfile.mkdtemp(prefix="fio-dev-", dir=folder))
     cmd = ["fio", "--name=dev", f"--filename={work / 'data'}", f"--size={size_mib}M",
            f"--rw={rw}", f"--bs={bs}", f"--iodepth={iodepth}", "--direct=1",

@@ -15,11 +15,10 @@ import json
 import os
 from pathlib import Path
 
-from cephlab.cluster.tuning import restore_config
 from cephlab.cluster.api import Cluster
+from cephlab.cluster.pools import Resources
 from cephlab.core.errors import ClusterError
 from cephlab.core.poll import PollTimeout, poll_until
-from cephlab.cluster.pools import Resources
 
 
 def cluster_name():
@@ -83,7 +82,7 @@ class LabSession:
                 self.cluster.start_osd(osd_id)
         if state["full_ratios"]:
             self._apply_full_ratios(state["full_ratios"])
-        restore_config(self.cluster.client, [((who, option), old) for who, option, old in state["config"]])
+        self.cluster.restore_config([((who, option), old) for who, option, old in state["config"]])
         for osd_id in reversed(state["added_osds"]):
             if osd_id in self.cluster.ceph("osd", "ls"):
                 self.cluster.remove_osd(osd_id)

@@ -9,7 +9,6 @@ the cluster's way back to active+clean from the PG-state timeline.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import time
@@ -17,7 +16,6 @@ import time
 from cephlab.cluster import checksums
 from cephlab.core.errors import ClusterError
 from cephlab.core.poll import PollTimeout, poll_until
-
 
 # -- objects with checksums, written and read in parallel ---------------------------------------
 # The one checksummed write/verify (cephlab/cluster/checksums.py), under the names lab 08 uses.
@@ -48,7 +46,7 @@ class WriteLoad(threading.Thread):
                     start = time.monotonic()
                     io.write_full(name, data)
                     self.ops.append((round(start - t0, 3), time.monotonic() - start))
-                    self.manifest[name] = hashlib.md5(data).hexdigest()
+                    self.manifest[name] = checksums.md5(data)
                     self._stop_event.wait(self.pause)
         except Exception as e:      # reported by stop(): a client error is a lab finding
             self.error = e
@@ -98,7 +96,7 @@ def osds_in_up_sets(cluster):
     return pg_brief(cluster)[1]
 
 
-def fail_and_recover(lab, osd_id, interval=0.5, timeout=180):
+def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None):
     """Kill osd.N (a crash), mark it out at once, sample PG states until all are active+clean.
 
     Returns {"series": [(t, {state: n})], "down_s", "out_s", "remapped", "active", "clean"}: the
@@ -109,6 +107,7 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180):
     Samples come from the mgr's own PG stats, states and up sets in one call, so "all clean" is
     never the picture from before the failure; c.record_pg_states stops only after it has seen
     an unclean sample, and a tuned recovery can finish between two samples.
+    progress: called with (seconds waited, False) after each sample (core.poll's progress).
     """
     c = lab.cluster
     series, times = [], {"remapped": None, "active": None, "clean": None}
@@ -117,7 +116,8 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180):
     down = time.monotonic() - t0
     c.osd_out(osd_id)
     out = time.monotonic() - t0
-    while times["clean"] is None:
+
+    def sample():
         t = round(time.monotonic() - t0, 3)
         states, up = pg_brief(c)
         series.append((t, states))
@@ -128,10 +128,10 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180):
                 times["active"] = t
             if set(states) <= {"active+clean"}:
                 times["clean"] = t
-        if t > timeout:
-            raise ClusterError(f"PGs not active+clean {timeout} s after osd.{osd_id} went out: "
-                               f"{states}; check `ceph health detail`")
-        time.sleep(interval)
+        return times["clean"] is not None
+    poll_until(sample, timeout, f"all PGs active+clean after osd.{osd_id} went out",
+               interval=interval, progress=progress, describe=lambda: str(series[-1][1]),
+               hint="check `ceph health detail`")
     return {"series": series, "down_s": down, "out_s": out, **times}
 
 

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 from cephlab.core.errors import ClusterError
+from cephlab.core.poll import poll_until
 
 COUNTERS = ("get", "get_sum", "wait_count", "wait_sum")
 
@@ -90,14 +91,16 @@ def wait_for_option(cluster, osds, option, value, timeout=20):
         except ValueError:
             return str(a).lower() == str(b).lower()
 
-    deadline = time.monotonic() + timeout
-    pending = list(osds)
-    while pending:
-        got = cluster.ceph("tell", f"osd.{pending[0]}", "config", "get", option)[option]
-        if same(got, value):
+    osds = list(osds)
+    pending, got = list(osds), {}
+
+    def all_same():
+        while pending:
+            got["value"] = cluster.ceph("tell", f"osd.{pending[0]}", "config", "get", option)[option]
+            if not same(got["value"], value):
+                return False
             pending.pop(0)
-            continue
-        if time.monotonic() > deadline:
-            raise ClusterError(f"osd.{pending[0]} still runs {option}={got}, not {value}, "
-                               f"after {timeout} s: is the OSD up (`ceph osd tree`)?")
-        time.sleep(0.3)
+        return True
+    poll_until(all_same, timeout, f"{option}={value} on osds {osds}", interval=0.3,
+               describe=lambda: f"osd.{pending[0]} still runs {option}={got['value']}",
+               hint="is the OSD up (`ceph osd tree`)?")
