@@ -8,6 +8,7 @@
 #   CEPHLAB_OFFLINE         auto | always | never: build the image from Debian packages?
 #   CEPHLAB_DASHBOARD       true | false
 #   CEPHLAB_EXPECTED_OSDS, CEPHLAB_HEALTH_TIMEOUT   for the health gate (health.sh)
+#   CEPHLAB_SERVICES        another service spec file (vagrant/containers: raw OSDs on loop devices)
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 require_root
@@ -147,8 +148,8 @@ add_hosts() {
 }
 
 services() {
-    step "services: mons, mgrs and an OSD on every extra disk (services.yml)"
-    ceph orch apply -i "$PROVISION_DIR/services.yml"
+    step "services: mons, mgrs and an OSD on every extra disk (${CEPHLAB_SERVICES:-services.yml})"
+    ceph orch apply -i "${CEPHLAB_SERVICES:-$PROVISION_DIR/services.yml}"
 }
 
 failure_domain() {

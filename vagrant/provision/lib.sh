@@ -2,8 +2,10 @@
 # Sourced by every provisioning script: strict mode, a log of every step, small helpers.
 set -euo pipefail
 
-CEPHLAB_STATE=/var/lib/cephlab          # what provisioning has done (image name, build stamps)
-CEPHLAB_LOG=/var/log/cephlab-provision.log
+# what provisioning has done (image name, build stamps), and its log; vagrant/containers/up.sh
+# points both elsewhere when it builds the image on the machine that hosts the node containers
+CEPHLAB_STATE="${CEPHLAB_STATE:-/var/lib/cephlab}"
+CEPHLAB_LOG="${CEPHLAB_LOG:-/var/log/cephlab-provision.log}"
 PROVISION_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 SSH_KEY="$PROVISION_DIR/ssh/id_cephlab"
 

@@ -1,0 +1,276 @@
+#!/usr/bin/env bash
+# A multi-host cephadm cluster whose hosts are privileged systemd containers (no virtualization):
+# ceph1..cephN on a private podman bridge network, provisioned by the same vagrant/provision/
+# node.sh and cluster.sh as the Vagrant VMs, OSDs on loop devices (one cephadm `raw` spec per
+# host), failure domain host, then health.sh's HEALTH_OK gate. Needs root and podman (Debian 12:
+# apt-get install podman); about 1.5 GiB of memory per node. Idempotent: a second run checks
+# what is there and goes on; vagrant/containers/down.sh removes everything.
+#
+# Environment in (all optional):
+#   CEPHLAB_VAGRANT_SETTINGS         settings file (default vagrant/settings.yml): nodes,
+#                                    hostname_prefix, osd_disks, osd_disk_gb, private_network,
+#                                    first_host, health_timeout_s, dashboard
+#   CEPHLAB_CEPHADM_EXPORT           export folder (default vagrant/.export-containers)
+#   CEPHLAB_CEPHADM_STATE            work folder: disk files, node stores (default vagrant/containers/.state)
+#   CEPHLAB_CEPHADM_NODES, CEPHLAB_CEPHADM_OSD_DISKS, CEPHLAB_CEPHADM_OSD_DISK_GB,
+#   CEPHLAB_CEPHADM_SUBNET (e.g. 10.89.56), CEPHLAB_CEPHADM_HEALTH_TIMEOUT   override settings.yml
+#   CEPHLAB_CEPHADM_REBUILD=1        build the images again even if the cached ones match
+# Out: the export folder holds ceph.conf, keyring (client.admin, mode 0600) and cluster.json
+#   (fsid, nodes with addresses, image, network, osds); from the host:
+#   ceph -c <export>/ceph.conf -k <export>/keyring status
+# Exit codes: 0 HEALTH_OK; 1 a step failed (the message says what to do); 2 missing
+#   prerequisite (not root, no podman, no loop devices); 3 no HEALTH_OK in time (report printed).
+# shellcheck source-path=SCRIPTDIR source=common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+START=$SECONDS
+CEPH_IMAGE=""   # the image the cluster runs (with loop devices allowed)
+NODE_IMAGE=""
+
+preflight() {
+    step "checks: root, podman, loop devices, settings (nodes $NODES, $OSD_DISKS x ${OSD_DISK_GB} GiB OSD disks each, network $NET.0/24)"
+    [ "$(id -u)" -eq 0 ] || die "run me as root (sudo $0): node containers are privileged" 2
+    command -v podman > /dev/null || die "podman is missing: apt-get install podman" 2
+    { command -v losetup > /dev/null && [ -e /dev/loop-control ]; } || die "no loop devices here (losetup, /dev/loop-control)" 2
+    [[ "$NODES" =~ ^[1-9]$ ]] || die "nodes must be 1-9 (settings.yml or CEPHLAB_CEPHADM_NODES), not '$NODES'" 2
+    [[ "$OSD_DISKS" =~ ^[1-8]$ ]] || die "osd_disks must be 1-8, not '$OSD_DISKS'" 2
+    [[ "$NET" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "private_network must be three numbers like 192.168.56, not '$NET'" 2
+    if ! podman network exists "$NETWORK_NAME" 2> /dev/null && ip -4 route show | grep -q "^$NET\.0/24 "; then
+        die "$NET.0/24 is already routed on this machine (a Vagrant network?): set CEPHLAB_CEPHADM_SUBNET=10.89.56" 2
+    fi
+    mkdir -p "$STATE" "$EXPORT"
+    printf '*\n' > "$STATE/.gitignore"
+    printf '*\n' > "$EXPORT/.gitignore"
+}
+
+# The images are cached by a key: a hash of everything that goes into them.
+ceph_key() {
+    { cat "$PROVISION_SRC/build-image.sh" "$PROVISION_SRC/lib.sh"; dpkg-query -W -f='${Version}\n' cephadm
+      podman --version; printf 'dashboard=%s\n' "$DASHBOARD"; } | sha256sum | cut -c1-16
+}
+node_key() {
+    { cat "$CONTAINERS_DIR"/node/*; dpkg-query -W -f='${Version}\n' cephadm; podman --version
+      podman image inspect --format '{{.Id}}' localhost/debian:bookworm; } | sha256sum | cut -c1-16
+}
+
+image_has_key() {
+    [ "$(podman image inspect --format '{{index .Labels "org.cephlab.key"}}' "$1" 2> /dev/null)" = "$2" ]
+}
+
+images() {
+    local release version t0 ckey nkey rebuild=0 force="${CEPHLAB_CEPHADM_REBUILD:-0}"
+    version="$(dpkg-query -W -f='${Version}' cephadm 2> /dev/null)" \
+        || die "the images pin Debian's Ceph to the version of this machine's cephadm package: apt-get install cephadm" 2
+    release="$(printf '%s' "$version" | sed -e 's/^[0-9]*://' -e 's/[+~-].*//')"
+    CEPH_IMAGE="localhost/ceph:v$release-loop"
+    NODE_IMAGE="localhost/cephlab-node:v$release"
+    ckey="$(ceph_key)"
+    step "images: $CEPH_IMAGE (key $ckey) and $NODE_IMAGE"
+    t0=$SECONDS
+    if [ "$force" != 1 ] && image_has_key "$CEPH_IMAGE" "$ckey"; then
+        log "$CEPH_IMAGE: cached (same key), no build"
+    else
+        # a derived image with another key: what goes into the image changed, build it anew
+        { [ "$force" = 1 ] || podman image exists "$CEPH_IMAGE"; } && rebuild=1
+        log "Ceph image: vagrant/provision/build-image.sh (rebuild $rebuild; minutes; log $STATE/host/provision.log)"
+        CEPHLAB_STATE="$STATE/host" CEPHLAB_LOG="$STATE/host/provision.log" CEPHLAB_REBUILD="$rebuild" \
+            CEPHLAB_DASHBOARD="$DASHBOARD" bash "$PROVISION_SRC/build-image.sh" \
+            || die "the Ceph image build failed: see $STATE/host/provision.log and $STATE/host/image-build/build.log"
+        log "allowing loop devices as OSD disks: $CEPH_IMAGE"
+        printf 'FROM localhost/ceph:v%s\nENV CEPH_VOLUME_ALLOW_LOOP_DEVICES=true\nLABEL org.cephlab.key=%s cephlab=cephadm\n' \
+            "$release" "$ckey" | podman build -q -t "$CEPH_IMAGE" -f - "$STATE" > /dev/null \
+            || die "podman build of $CEPH_IMAGE failed"
+    fi
+    nkey="$(node_key)"
+    if [ "$force" != 1 ] && image_has_key "$NODE_IMAGE" "$nkey"; then
+        log "$NODE_IMAGE: cached (key $nkey), no build"
+    else
+        log "node image: systemd, sshd, chrony, podman, cephadm $version (key $nkey; log $STATE/node-build.log)"
+        podman build --network host --build-arg "CEPH_VERSION=$version" --label "org.cephlab.key=$nkey" \
+            --label "$LABEL" -t "$NODE_IMAGE" "$CONTAINERS_DIR/node" > "$STATE/node-build.log" 2>&1 \
+            || { tail -n 20 "$STATE/node-build.log"; die "node image build failed: see $STATE/node-build.log (is the Debian mirror reachable?)"; }
+    fi
+    log "images ready in $((SECONDS - t0)) s"
+    echo "$((SECONDS - t0))" > "$STATE/last-images-seconds"
+}
+
+network() {
+    step "network: $NETWORK_NAME, $NET.0/24, internal (no route out of it)"
+    if podman network exists "$NETWORK_NAME"; then log "exists"; return 0; fi
+    podman network create --internal --label "$LABEL" --subnet "$NET.0/24" --gateway "$NET.1" "$NETWORK_NAME" > /dev/null \
+        || die "podman network create $NETWORK_NAME failed"
+    log "created"
+}
+
+disks() {
+    step "disks: $OSD_DISKS sparse ${OSD_DISK_GB} GiB file(s) per node on loop devices"
+    mkdir -p "$STATE/disks"
+    local i d f dev
+    for i in $(seq "$NODES"); do
+        for d in $(seq "$OSD_DISKS"); do
+            f="$STATE/disks/$(node_name "$i")-osd$d.img"
+            [ -e "$f" ] || truncate -s "${OSD_DISK_GB}G" "$f"
+            dev="$(losetup -j "$f" | cut -d: -f1 | head -n 1)"
+            [ -n "$dev" ] || dev="$(losetup -f --show "$f")" || die "losetup -f $f failed (no free loop device?)"
+            echo "$dev" > "$f.dev"
+        done
+        log "$(node_name "$i"): $(cat "$STATE"/disks/"$(node_name "$i")"-osd*.img.dev | paste -sd ' ' -)"
+    done
+}
+
+node_devices() { cat "$STATE"/disks/"$(node_name "$1")"-osd*.img.dev; }
+
+# The provisioning scripts as the Vagrantfile uploads them: provision/ plus the ssh key pair
+# (the private key only on node 1), in a folder bind-mounted into each node.
+provision_dirs() {
+    mkdir -p "$STATE/ssh"
+    [ -s "$STATE/ssh/id_cephlab" ] || ssh-keygen -q -t ed25519 -N '' -C cephadm@cephlab -f "$STATE/ssh/id_cephlab"
+    local i dir
+    for i in $(seq "$NODES"); do
+        dir="$STATE/nodes/$(node_name "$i")/provision"
+        rm -rf "$dir"
+        mkdir -p "$dir/ssh"
+        cp -a "$PROVISION_SRC"/. "$dir/"
+        rm -rf "$dir/wheels"
+        cp "$STATE/ssh/id_cephlab.pub" "$dir/ssh/"
+        [ "$i" -eq 1 ] && install -m 600 "$STATE/ssh/id_cephlab" "$dir/ssh/id_cephlab"
+        services_file > "$dir/services-containers.yml"
+    done
+}
+
+# services.yml's mons and mgrs, then one raw OSD spec per host with that host's loop devices
+# (a container's loop devices are not empty "disks" for `data_devices: all`).
+services_file() {
+    awk '/^service_type: osd/ {exit} {print}' "$PROVISION_SRC/services.yml"
+    local i
+    for i in $(seq "$NODES"); do
+        printf 'service_type: osd\nservice_id: raw-%s\nplacement:\n  hosts: [%s]\nspec:\n  method: raw\n  objectstore: bluestore\n  data_devices:\n    paths:\n' \
+            "$(node_name "$i")" "$(node_name "$i")"
+        node_devices "$i" | sed 's/^/    - /'
+        [ "$i" -lt "$NODES" ] && printf -- '---\n'
+    done
+}
+
+nodes() {
+    step "nodes: $NODES privileged systemd containers from $NODE_IMAGE"
+    mkdir -p "$STATE/nodes"
+    local i name args dev
+    for i in $(seq "$NODES"); do
+        name="$(node_name "$i")"
+        if [ "$(podman inspect --format '{{.State.Running}}' "$name" 2> /dev/null)" = true ]; then
+            log "$name running"; continue
+        fi
+        podman rm -f "$name" > /dev/null 2>&1 || true
+        mkdir -p "$STATE/nodes/$name/containers"
+        args=(--detach --name "$name" --hostname "$name" --label "$LABEL"
+              --network "$NETWORK_NAME" --ip "$(node_ip "$i")"
+              --privileged --cgroupns=host --runtime runc --systemd=always
+              --ulimit nofile=20000:20000 --ulimit nproc=32768:32768
+              --tmpfs /run --tmpfs /tmp
+              -v "$STATE/nodes/$name/containers:/var/lib/containers"
+              -v "/var/lib/containers/storage:/var/lib/shared-images:ro"
+              -v "$STATE/nodes/$name/provision:/root/cephlab-provision")
+        while read -r dev; do args+=(--device "$dev"); done < <(node_devices "$i")
+        podman run "${args[@]}" "$NODE_IMAGE" > /dev/null || die "podman run $name failed"
+        log "$name started at $(node_ip "$i")"
+    done
+    for i in $(seq "$NODES"); do
+        name="$(node_name "$i")"
+        local s=""
+        for _ in $(seq 120); do
+            s="$(podman exec "$name" systemctl is-system-running 2> /dev/null || true)"
+            [ "$s" = running ] || [ "$s" = degraded ] && break
+            sleep 1
+        done
+        [ "$s" = running ] || [ "$s" = degraded ] || die "systemd in $name is '$s' after 120 s: podman exec $name systemctl --failed"
+        [ "$s" = degraded ] && log "$name: systemd degraded: $(podman exec "$name" systemctl --failed --plain --no-legend | awk '{print $1}' | paste -sd ' ' -)"
+        podman exec "$name" podman image exists "$CEPH_IMAGE" \
+            || die "$name does not see $CEPH_IMAGE in the host's store (/var/lib/shared-images)"
+        log "$name: systemd $s, sees $CEPH_IMAGE"
+    done
+}
+
+all_nodes() {
+    local i out=""
+    for i in $(seq "$NODES"); do out+="$(node_name "$i")=$(node_ip "$i") "; done
+    printf '%s\n' "${out% }"
+}
+
+provision() {
+    local i name nodes_env
+    nodes_env="$(all_nodes)"
+    for i in $(seq "$NODES"); do
+        name="$(node_name "$i")"
+        step "node.sh on $name"
+        podman exec -e CEPHLAB_NODES="$nodes_env" -e CEPHLAB_NETWORK="$NET.0/24" \
+            -e CEPHLAB_TIME_SERVER="$([ "$i" -eq 1 ] || node_ip 1)" \
+            "$name" bash /root/cephlab-provision/node.sh || die "node.sh failed on $name: podman exec -it $name bash" 1
+    done
+    name="$(node_name 1)"
+    step "cluster.sh on $name (bootstrap, hosts, OSDs, health gate; several minutes)"
+    podman exec "$name" bash -c "mkdir -p /var/lib/cephlab && echo '$CEPH_IMAGE' > /var/lib/cephlab/image"
+    local rc=0
+    podman exec -e CEPHLAB_NODES="$nodes_env" -e CEPHLAB_MON_IP="$(node_ip 1)" \
+        -e CEPHLAB_IMAGE="$CEPH_IMAGE" -e CEPHLAB_OFFLINE=always -e CEPHLAB_DASHBOARD="$DASHBOARD" \
+        -e CEPHLAB_EXPECTED_OSDS="$((NODES * OSD_DISKS))" -e CEPHLAB_HEALTH_TIMEOUT="$HEALTH_TIMEOUT" \
+        -e CEPHLAB_SERVICES=/root/cephlab-provision/services-containers.yml \
+        "$name" bash /root/cephlab-provision/cluster.sh || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        if podman exec "$name" test -s /etc/ceph/ceph.conf; then export_files || true; fi
+        die "cluster.sh failed on $name (exit $rc): look at the messages above, then podman exec -it $name bash (ceph -s, ceph log last cephadm); run up.sh again or down.sh" 3
+    fi
+}
+
+export_files() {
+    step "export: ceph.conf, keyring (0600), cluster.json -> $EXPORT"
+    local name tmp
+    name="$(node_name 1)"
+    mkdir -p "$EXPORT"
+    tmp="$(mktemp -d)"
+    podman cp "$name:/etc/ceph/ceph.conf" "$tmp/ceph.conf"
+    podman cp "$name:/etc/ceph/ceph.client.admin.keyring" "$tmp/keyring"
+    install -m 644 "$tmp/ceph.conf" "$EXPORT/ceph.conf"
+    install -m 600 "$tmp/keyring" "$EXPORT/keyring"
+    rm -rf "$tmp"
+    local fsid
+    fsid="$(podman exec "$name" ceph fsid)"
+    python3 - "$EXPORT/cluster.json" "$fsid" "$CEPH_IMAGE" "$NETWORK_NAME" "$NET.0/24" "$OSD_DISKS" "$(all_nodes)" <<'PY'
+import json, sys
+path, fsid, image, network, subnet, osd_disks, nodes = sys.argv[1:]
+doc = {
+    "backend": "cephadm-containers",
+    "fsid": fsid,
+    "image": image,
+    "network": network,
+    "subnet": subnet,
+    "osd_disks_per_node": int(osd_disks),
+    "nodes": [{"name": n.split("=")[0], "container": n.split("=")[0], "ip": n.split("=")[1]}
+              for n in nodes.split()],
+    "ceph_conf": "ceph.conf",
+    "keyring": "keyring",
+}
+with open(path, "w") as f:
+    json.dump(doc, f, indent=2)
+    f.write("\n")
+PY
+    log "from this machine: ceph -c $EXPORT/ceph.conf -k $EXPORT/keyring status"
+}
+
+check_from_host() {
+    step "check: the host reaches the monitors over $NETWORK_NAME"
+    if ! command -v ceph > /dev/null; then log "no ceph CLI on this machine (apt-get install ceph-common): skipped"; return 0; fi
+    timeout 60 ceph -c "$EXPORT/ceph.conf" -k "$EXPORT/keyring" --connect-timeout 30 health \
+        || die "the host cannot reach the monitors at $(node_ip 1): ip route get $(node_ip 1); podman network inspect $NETWORK_NAME"
+}
+
+preflight
+images
+network
+disks
+provision_dirs
+nodes
+provision
+export_files
+check_from_host
+step "up: HEALTH_OK after $((SECONDS - START)) s; export in $EXPORT"
+echo "$((SECONDS - START))" > "$STATE/last-up-seconds"
