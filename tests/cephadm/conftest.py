@@ -1,0 +1,78 @@
+"""The container cephadm cluster (vagrant/containers/up.sh) for tests/cephadm, once a session.
+
+Opt-in: it takes minutes and needs root and podman, so it runs only with CEPHLAB_CEPHADM_TESTS=1:
+
+    sudo CEPHLAB_CEPHADM_TESTS=1 .venv/bin/pytest tests/cephadm -p no:nbval
+
+CEPHLAB_CEPHADM_KEEP=1 leaves the cluster up at the end (a second session then reuses it:
+up.sh checks what is there and goes on). The tests reach the cluster from this machine with
+the exported ceph.conf and keyring, through the `ceph` and `rados` programs.
+"""
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cephlab.core.run import run
+
+ROOT = Path(__file__).resolve().parents[2]
+UP = ROOT / "vagrant" / "containers" / "up.sh"
+DOWN = ROOT / "vagrant" / "containers" / "down.sh"
+UP_TIMEOUT_S = 3600
+
+
+def _skip_reason() -> str:
+    if os.environ.get("CEPHLAB_CEPHADM_TESTS") != "1":
+        return ("the container cephadm cluster takes minutes: set CEPHLAB_CEPHADM_TESTS=1 "
+                "to run tests/cephadm")
+    if os.geteuid() != 0:
+        return "tests/cephadm start privileged node containers: run them as root"
+    for program, package in (("podman", "podman"), ("ceph", "ceph-common"), ("rados", "ceph-common")):
+        if shutil.which(program) is None:
+            return f"{program} is missing: apt-get install {package}"
+    return ""
+
+
+@pytest.fixture(scope="session")
+def cephadm_export(tmp_path_factory):
+    """Bring the cluster up (up.sh), yield the export folder; down.sh at the end."""
+    reason = _skip_reason()
+    if reason:
+        pytest.skip(reason)
+    export = Path(os.environ.get("CEPHLAB_CEPHADM_EXPORT")
+                  or ROOT / "vagrant" / ".export-containers")
+    env = dict(os.environ, CEPHLAB_CEPHADM_EXPORT=str(export))
+    try:
+        run(["bash", UP], what="vagrant/containers/up.sh", timeout=UP_TIMEOUT_S, env=env, show=True)
+        yield export
+    finally:
+        if os.environ.get("CEPHLAB_CEPHADM_KEEP") != "1":
+            run(["bash", DOWN], what="vagrant/containers/down.sh", timeout=600, env=env,
+                show=True, check=False)
+
+
+class Ceph:
+    """`ceph` and `rados` against the exported configuration."""
+
+    def __init__(self, export: Path):
+        self.export = export
+        self.info = json.loads((export / "cluster.json").read_text())
+        self.base = ["-c", str(export / "ceph.conf"), "-k", str(export / "keyring")]
+
+    def __call__(self, *args: str, timeout: float = 120) -> str:
+        return run(["ceph", *self.base, "--connect-timeout", "30", *args],
+                   what="ceph " + " ".join(args), timeout=timeout).stdout
+
+    def json(self, *args: str, timeout: float = 120):
+        return json.loads(self(*args, "--format", "json", timeout=timeout))
+
+    def rados(self, *args: str, input: bytes | None = None) -> bytes:
+        return run(["rados", *self.base, *args], what="rados " + " ".join(args), timeout=120,
+                   input=input, text=False).stdout
+
+
+@pytest.fixture(scope="session")
+def ceph(cephadm_export) -> Ceph:
+    return Ceph(cephadm_export)
