@@ -97,4 +97,4 @@ def cpu_meter(cluster):
     busy1, total1 = host_cpu_seconds()
     out.update(osd_s=_osd_cpu(cluster) - osd0, client_s=children_cpu_seconds() - child0,
                wall_s=time.monotonic() - t0,
-               host_busy=(busy1 - busy0) / max(total1 - total0, 1e-9))
+               host_busy=min(1.0, (busy1 - busy0) / max(total1 - total0, 1e-9)))  # ticks/HZ rounding
