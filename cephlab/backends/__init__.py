@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 REGISTRY = {
     "native": "cephlab.backends.native.backend",      # daemons as processes on 127.0.0.1
     "vagrant": "cephlab.backends.vagrant.backend",    # cephadm in Vagrant VMs
+    "cephadm": "cephlab.backends.cephadm.backend",    # cephadm on systemd-container hosts
 }
 DEFAULT = "native"
 

@@ -1,0 +1,1 @@
+"""The cephadm container backend: cephadm hosts as privileged systemd containers (vagrant/containers/)."""

@@ -1,0 +1,55 @@
+"""The cephadm cluster whose hosts are systemd containers (vagrant/containers/) behind the
+Backend interface: daemons are containers inside the node containers, managed by `ceph orch`;
+a crash or a host stop goes through `podman exec <host> systemctl ...`."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cephlab.backends.base import ClusterView, OrchestratorBackend, State
+from cephlab.backends.cephadm import lifecycle
+from cephlab.backends.settings import load_settings
+
+
+class CephadmBackend(OrchestratorBackend):
+    name = "cephadm"
+    title = "cephadm container"
+    summary = "cephadm on container hosts (vagrant/containers: root and podman, no virtualization)"
+    not_running_hint = "start one with `cephlab up --backend cephadm` (root, podman)"
+
+    def export_dir(self, dir: str | Path | None = None) -> Path:
+        return Path(dir).expanduser() if dir else lifecycle.export_dir()
+
+    def up(self, name: str, dir: str | Path | None, *, osds: int = 3,
+           objectstore: str = "bluestore", mds: bool = False,
+           progress: bool = True) -> tuple[Path, State, str]:
+        if (osds, objectstore, mds) != (3, "bluestore", False):
+            print("note: --osds, --objectstore and --mds are for the native cluster; the cephadm "
+                  "cluster's OSDs come from vagrant/settings.yml (nodes x osd_disks, BlueStore)")
+        d = lifecycle.up(quiet=not progress)
+        return (*self.connect(name, d), "created")
+
+    def down(self, name: str, dir: str | Path | None, *, keep: bool = False,
+             destroy: bool = False) -> list[str]:
+        lifecycle.down(quiet=False)
+        return []
+
+    def down_message(self, name: str, folder: Path, stopped: list[str], keep: bool,
+                     destroy: bool) -> str:
+        return ("cephadm container cluster: node containers, network, loop devices and folders "
+                "removed (the built images stay cached)")
+
+    def settings(self) -> dict[str, Any]:
+        return load_settings()
+
+    def node_command(self, cluster: ClusterView, host: str, command: str) -> str:
+        return lifecycle.node_command(host, command)
+
+    def stop_host(self, cluster: ClusterView, host: str) -> None:
+        lifecycle.stop_host(host)
+
+    def start_host(self, cluster: ClusterView, host: str) -> None:
+        lifecycle.start_host(host)
+
+
+BACKEND = CephadmBackend()
