@@ -126,7 +126,7 @@ class CephClient:
             cmd[1:1] = ["-i", "-"]
         try:
             proc = run.run(cmd, input=inbuf or None, text=False, timeout=timeout + 5, check=False,
-                           hint="sudo apt-get install ceph-common")
+                           hint=run.install_hint("ceph"))      # ceph_bin may be a path of any name
         except run.CommandTimeout as e:
             raise ClusterError(f"ceph {' '.join(args)} timed out after {timeout} s") from e
         if proc.returncode != 0:

@@ -45,8 +45,7 @@ def fio_file(folder, rw="randwrite", bs=4096, iodepth=16, seconds=3, size_mib=32
         cmd.append("--fdatasync=1")
     try:
         try:
-            out = run.run(cmd, what=f"fio on {folder}", timeout=seconds * 5 + 60,
-                          hint="sudo apt-get install fio").stdout
+            out = run.run(cmd, what=f"fio on {folder}", timeout=seconds * 5 + 60).stdout
         except run.CommandFailed as e:
             raise ClusterError(f"{e}; is the folder on a file system that supports O_DIRECT "
                                "(not tmpfs)?") from e
