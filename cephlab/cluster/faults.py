@@ -6,6 +6,7 @@ import sys
 import time
 
 from cephlab.cluster import checksums
+from cephlab.cluster.pools import pg_list
 from cephlab.core.errors import ClusterError
 from cephlab.core.poll import poll_until
 
@@ -116,8 +117,7 @@ class Faults:
     def pgs_brief(self):
         """The mgr's latest PG stats, one row per PG (pgid, state, up, acting, ...), from
         `ceph pg dump pgs_brief`: what the OSDs last reported."""
-        out = self.client.mgr("pg dump", dumpcontents=["pgs_brief"])
-        return out.get("pg_stats", []) if isinstance(out, dict) else out    # list or dict by release
+        return pg_list(self.client.mgr("pg dump", dumpcontents=["pgs_brief"]))
 
     def up_sets(self, pool_ids, source="mgr"):
         """{pgid: up set} of the pools' PGs, as the OSDs last reported them (source="mgr",
