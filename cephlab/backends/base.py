@@ -22,6 +22,7 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, Protocol
 
+from cephlab.backends.settings import load_settings
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterError, ClusterNotRunning
 
@@ -168,6 +169,22 @@ class OrchestratorBackend(Backend):
     @abstractmethod
     def export_dir(self, dir: str | Path | None = None) -> Path:
         """The folder the cluster's ceph.conf, keyring and cluster.json are exported to."""
+
+    @abstractmethod
+    def bring_up(self, quiet: bool) -> Path:
+        """Hosts, cephadm, OSDs and HEALTH_OK; the export folder."""
+
+    def up(self, name: str, dir: str | Path | None, *, osds: int = 3,
+           objectstore: str = "bluestore", mds: bool = False,
+           progress: bool = True) -> tuple[Path, State, str]:
+        if (osds, objectstore, mds) != (3, "bluestore", False):
+            print(f"note: --osds, --objectstore and --mds are for the native cluster; the {self.title} "
+                  "cluster's OSDs come from vagrant/settings.yml (nodes x osd_disks, BlueStore)")
+        d = self.bring_up(quiet=not progress)
+        return (*self.connect(name, d), "created")
+
+    def settings(self) -> dict[str, Any]:
+        return load_settings()
 
     def folder(self, name: str, dir: str | Path | None) -> Path:
         return self.export_dir(dir)

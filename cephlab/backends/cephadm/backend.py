@@ -4,11 +4,9 @@ a crash or a host stop goes through `podman exec <host> systemctl ...`."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from cephlab.backends.base import ClusterView, OrchestratorBackend, State
+from cephlab.backends.base import ClusterView, OrchestratorBackend
 from cephlab.backends.cephadm import lifecycle
-from cephlab.backends.settings import load_settings
 
 
 class CephadmBackend(OrchestratorBackend):
@@ -20,14 +18,8 @@ class CephadmBackend(OrchestratorBackend):
     def export_dir(self, dir: str | Path | None = None) -> Path:
         return Path(dir).expanduser() if dir else lifecycle.export_dir()
 
-    def up(self, name: str, dir: str | Path | None, *, osds: int = 3,
-           objectstore: str = "bluestore", mds: bool = False,
-           progress: bool = True) -> tuple[Path, State, str]:
-        if (osds, objectstore, mds) != (3, "bluestore", False):
-            print("note: --osds, --objectstore and --mds are for the native cluster; the cephadm "
-                  "cluster's OSDs come from vagrant/settings.yml (nodes x osd_disks, BlueStore)")
-        d = lifecycle.up(quiet=not progress)
-        return (*self.connect(name, d), "created")
+    def bring_up(self, quiet: bool) -> Path:
+        return lifecycle.up(quiet=quiet)
 
     def down(self, name: str, dir: str | Path | None, *, keep: bool = False,
              destroy: bool = False) -> list[str]:
@@ -38,9 +30,6 @@ class CephadmBackend(OrchestratorBackend):
                      destroy: bool) -> str:
         return ("cephadm container cluster: node containers, network, loop devices and folders "
                 "removed (the built images stay cached)")
-
-    def settings(self) -> dict[str, Any]:
-        return load_settings()
 
     def node_command(self, cluster: ClusterView, host: str, command: str) -> str:
         return lifecycle.node_command(host, command)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cephlab.backends.base import ClusterView, OrchestratorBackend, State
+from cephlab.backends.base import ClusterView, OrchestratorBackend
 from cephlab.backends.vagrant import lifecycle
 from cephlab.core import run
 from cephlab.core.errors import ClusterError
@@ -19,22 +19,13 @@ class VagrantBackend(OrchestratorBackend):
     def export_dir(self, dir: str | Path | None = None) -> Path:
         return Path(dir).expanduser() if dir else lifecycle.export_dir()
 
-    def up(self, name: str, dir: str | Path | None, *, osds: int = 3,
-           objectstore: str = "bluestore", mds: bool = False,
-           progress: bool = True) -> tuple[Path, State, str]:
-        if (osds, objectstore, mds) != (3, "bluestore", False):
-            print("note: --osds, --objectstore and --mds are for the native cluster; the Vagrant "
-                  "cluster's OSDs come from vagrant/settings.yml (nodes x osd_disks, BlueStore)")
-        d = lifecycle.up(quiet=not progress)
-        return (*self.connect(name, d), "created")
+    def bring_up(self, quiet: bool) -> Path:
+        return lifecycle.up(quiet=quiet)
 
     def down(self, name: str, dir: str | Path | None, *, keep: bool = False,
              destroy: bool = False) -> list[str]:
         lifecycle.down(destroy=destroy)
         return []
-
-    def settings(self) -> dict:
-        return lifecycle.load_settings()
 
     def down_message(self, name: str, folder: Path, stopped: list[str], keep: bool,
                      destroy: bool) -> str:
