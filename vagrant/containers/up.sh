@@ -24,6 +24,8 @@
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 START=$SECONDS
+set -E
+trap 'die "unexpected failure in up.sh line $LINENO ($BASH_COMMAND): run it again; if it fails the same way, down.sh then up.sh"' ERR
 CEPH_IMAGE=""   # the image the cluster runs (with loop devices allowed)
 NODE_IMAGE=""
 
@@ -128,12 +130,14 @@ provision_dirs() {
     local i dir
     for i in $(seq "$NODES"); do
         dir="$STATE/nodes/$(node_name "$i")/provision"
-        rm -rf "$dir"
+        # emptied, not removed: a running node has it bind-mounted
+        mkdir -p "$dir"
+        find "$dir" -mindepth 1 -delete
         mkdir -p "$dir/ssh"
         cp -a "$PROVISION_SRC"/. "$dir/"
         rm -rf "$dir/wheels"
         cp "$STATE/ssh/id_cephlab.pub" "$dir/ssh/"
-        [ "$i" -eq 1 ] && install -m 600 "$STATE/ssh/id_cephlab" "$dir/ssh/id_cephlab"
+        if [ "$i" -eq 1 ]; then install -m 600 "$STATE/ssh/id_cephlab" "$dir/ssh/id_cephlab"; fi
         services_file > "$dir/services-containers.yml"
     done
 }
@@ -147,7 +151,7 @@ services_file() {
         printf 'service_type: osd\nservice_id: raw-%s\nplacement:\n  hosts: [%s]\nspec:\n  method: raw\n  objectstore: bluestore\n  data_devices:\n    paths:\n' \
             "$(node_name "$i")" "$(node_name "$i")"
         node_devices "$i" | sed 's/^/    - /'
-        [ "$i" -lt "$NODES" ] && printf -- '---\n'
+        if [ "$i" -lt "$NODES" ]; then printf -- '---\n'; fi
     done
 }
 
@@ -166,7 +170,7 @@ nodes() {
               --network "$NETWORK_NAME" --ip "$(node_ip "$i")"
               --privileged --cgroupns=host --runtime runc --systemd=always
               --ulimit nofile=20000:20000 --ulimit nproc=32768:32768
-              --tmpfs /run --tmpfs /tmp
+              --tmpfs /run --tmpfs /tmp -v /sys/fs/cgroup:/sys/fs/cgroup:rw
               -v "$STATE/nodes/$name/containers:/var/lib/containers"
               -v "/var/lib/containers/storage:/var/lib/shared-images:ro"
               -v "$STATE/nodes/$name/provision:/root/cephlab-provision")

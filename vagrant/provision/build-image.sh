@@ -57,10 +57,11 @@ RUN apt-get update \\
       lvm2 python3-execnet python3-pip python3-setuptools python3-wheel ca-certificates \\
  && rm -rf /var/lib/apt/lists/*
 COPY wheels/ /tmp/wheels/
-# remoto (cephadm module's ssh layer, not packaged in Debian 12): the local wheel, else PyPI
-RUN pip install --break-system-packages --no-deps --no-build-isolation \\
+# remoto (cephadm module's ssh layer, not packaged in Debian 12): the local wheel, else PyPI;
+# into Debian's own dist-packages: ceph-mgr's embedded Python does not look in /usr/local
+RUN pip install --break-system-packages --no-deps --no-build-isolation --target /usr/lib/python3/dist-packages \\
       --no-index --find-links /tmp/wheels "$REMOTO" \\
- || pip install --break-system-packages --no-deps --no-build-isolation "$REMOTO"
+ || pip install --break-system-packages --no-deps --no-build-isolation --target /usr/lib/python3/dist-packages "$REMOTO"
 RUN python3 -c 'import remoto, execnet' && rm -rf /tmp/wheels
 LABEL org.cephlab.core.release="$release" org.cephlab.source="Debian packages"
 CONTAINERFILE

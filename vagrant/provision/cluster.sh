@@ -119,7 +119,8 @@ reach_nodes() {
     step "ssh: node 1 reaches every node as root with cephadm's key"
     local name ip
     while read -r name ip; do
-        node_ssh "$ip" true \
+        # < /dev/null: ssh would read the rest of the node list from the loop's stdin
+        node_ssh "$ip" true < /dev/null \
             || die "cannot ssh to root@$ip ($name) with cephadm's key: is $name up and provisioned? (vagrant up $name)"
         log "$name ($ip) ok"
     done < <(other_nodes)
@@ -130,7 +131,7 @@ distribute_image() {
     step "image: copying $IMAGE to every node (podman save | ssh podman load)"
     local name ip
     while read -r name ip; do
-        if node_ssh "$ip" podman image exists "$IMAGE"; then log "$name has it"; continue; fi
+        if node_ssh "$ip" podman image exists "$IMAGE" < /dev/null; then log "$name has it"; continue; fi
         podman save "$IMAGE" | node_ssh "$ip" podman load -q > /dev/null \
             || die "could not copy $IMAGE to $name ($ip)"
         log "$name loaded it"
@@ -143,7 +144,7 @@ add_hosts() {
     known="$(ceph orch host ls --format json | python3 -c 'import json, sys; print(" ".join(h["hostname"] for h in json.load(sys.stdin)))')"
     while read -r name ip; do
         if [[ " $known " == *" $name "* ]]; then log "$name already added"; continue; fi
-        ceph orch host add "$name" "$ip" || die "ceph orch host add $name $ip failed (see 'ceph log last cephadm')"
+        ceph orch host add "$name" "$ip" < /dev/null || die "ceph orch host add $name $ip failed (see 'ceph log last cephadm')"
     done < <(other_nodes)
 }
 
