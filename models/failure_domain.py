@@ -23,24 +23,11 @@ import numpy as np
 from scipy.stats import hypergeom
 
 from models import _check
-from models.crush import analysis, mapper, parse_text
+from models.crush import analysis, build, mapper
 from models.crush.crushmap import ITEM_NONE
 from models.crush.mapper import PAD
 
 DOMAINS = ("host", "osd")
-
-# Pacific's tunables (what `ceph osd crush dump` shows on a 16.2 cluster: profile "jewel").
-PACIFIC_TUNABLES = """
-tunable choose_local_tries 0
-tunable choose_local_fallback_tries 0
-tunable choose_total_tries 50
-tunable chooseleaf_descend_once 1
-tunable chooseleaf_vary_r 1
-tunable chooseleaf_stable 1
-tunable straw_calc_version 1
-tunable allowed_bucket_algs 54
-"""
-
 
 def _domain(domain):
     if domain not in DOMAINS:
@@ -125,31 +112,18 @@ def recovers_without_host(hosts, osds_per_host, size, domain="host"):
 
 # -- exact: a CRUSH map -------------------------------------------------------------------------
 def hosts_map(hosts, osds_per_host, weight=1.0, prefix="ceph"):
-    """parse_text.parse(hosts_map_text(...)): the CrushMap (same arguments)."""
-    return parse_text.parse(hosts_map_text(hosts, osds_per_host, weight, prefix))
+    """parse_text.parse(hosts_map_text(...)): the CrushMap (same arguments); models.crush.build."""
+    return build.hosts_map(hosts, osds_per_host, weight, prefix)
 
 
 def hosts_map_text(hosts, osds_per_host, weight=1.0, prefix="ceph"):
     """The `crushtool -d` text of `hosts` hosts (ceph1..) with `osds_per_host` OSDs each, weight `weight` TiB,
     OSDs numbered host by host, and two replicated rules: 0 "by_host" (chooseleaf ... type host)
-    and 1 "by_osd" (choose ... type osd). Pacific tunables."""
+    and 1 "by_osd" (choose ... type osd). Pacific tunables. Built by models.crush.build."""
     hosts = int(_check.integer("hosts", hosts, lo=1, hi=100))
     per_host = int(_check.integer("osds_per_host", osds_per_host, lo=1, hi=100))
     weight = float(_check.positive("weight", weight))
-    # crushtool's grammar wants devices, then types, then buckets, then rules
-    lines = [f"device {i} osd.{i} class hdd" for i in range(hosts * per_host)]
-    lines += ["type 0 osd", "type 1 host", "type 11 root"]
-    for h in range(hosts):
-        lines += [f"host {prefix}{h + 1} {{", f"id {-2 - h}", "alg straw2", "hash 0"]
-        lines += [f"item osd.{h * per_host + j} weight {weight:.5f}" for j in range(per_host)] + ["}"]
-    lines += ["root default {", "id -1", "alg straw2", "hash 0"]
-    lines += [f"item {prefix}{h + 1} weight {weight * per_host:.5f}" for h in range(hosts)] + ["}"]
-    for rule_id, (name, step) in enumerate([("by_host", "chooseleaf firstn 0 type host"),
-                                            ("by_osd", "choose firstn 0 type osd")]):
-        lines += [f"rule {name} {{", f"id {rule_id}", "type replicated", "min_size 1", "max_size 10",
-                  "step take default",
-                  f"step {step}", "step emit", "}"]
-    return PACIFIC_TUNABLES + "\n".join(lines) + "\n"
+    return build.hosts_map_text(hosts, per_host, weight, prefix)
 
 
 def host_osds(cmap, host):

@@ -396,6 +396,7 @@ assert q6_ec21_kib == 16 * red.allocated_bytes(my_object_bytes, erasure(2, 1)) /
 
 # %% tags=["nbval-ignore-output"]
 from cephlab.helpers.lab import LabSession, wait_for_df, io_probe, learner_choice
+from cephlab.helpers.placement import object_on_osd, wait_peered
 
 lab = LabSession("01", min_osds=3)
 c = lab.cluster
@@ -472,26 +473,11 @@ small_cmp.assert_agree()
 # `min_size` to 3 (= k + m) and try again. The model predicts each outcome with `red.serves_io`.
 
 # %% tags=["nbval-ignore-output"]
-import time
-
 DOWN = int(c.ceph("osd", "ls")[-1])          # the last OSD; any would do
 
-def probe_name(pool, osd):
-    """An object name whose PG has a shard on `osd` (CRUSH decides; we ask the cluster)."""
-    for i in range(1000):
-        name = f"probe-{i}"
-        if osd in c.ceph("osd", "map", pool, name)["acting"]:
-            return name
-    raise RuntimeError(f"no object of {pool} maps to osd.{osd}")
-
-def wait_peered(timeout=60):
-    deadline = time.monotonic() + timeout
-    while any("peering" in s or "unknown" in s for s in c.pg_states()) and time.monotonic() < deadline:
-        time.sleep(1)
-
-probes = {label: probe_name(pool, DOWN) for label, pool in pools.items()}
+probes = {label: object_on_osd(c, pool, DOWN) for label, pool in pools.items()}
 lab.stop_osd(DOWN)
-wait_peered()
+wait_peered(c)
 availability = []
 for label, pool in pools.items():
     min_size = c.ceph("osd", "pool", "get", pool, "min_size")["min_size"]
@@ -499,7 +485,7 @@ for label, pool in pools.items():
                          "model serves I/O": bool(red.serves_io(model_schemes[label], failed=1)),
                          "measured": io_probe(c, pool, probes[label])})
 c.ceph("osd", "pool", "set", pools["EC 2+1"], "min_size", "3")
-wait_peered()
+wait_peered(c)
 strict = erasure(2, 1, min_size=3)
 availability.append({"pool": "EC 2+1", "min_size": 3, "model serves I/O": bool(red.serves_io(strict, failed=1)),
                      "measured": io_probe(c, pools["EC 2+1"], probes["EC 2+1"])})

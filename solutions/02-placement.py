@@ -42,7 +42,7 @@ import ipywidgets as W
 from models import pgs
 from models import placement as pl
 from models.crush import analysis as an
-from models.crush import mapper, objects, parse_json, parse_text
+from models.crush import build, mapper, objects
 from cephlab.display.widgets import LivePlot
 from cephlab.helpers.compare import Comparison
 from cephlab.display import plots
@@ -145,32 +145,8 @@ spread_plot
 # two copies stops serving I/O; one that loses all three has lost data.
 
 # %%
-TUNABLES = """tunable choose_local_tries 0
-tunable choose_local_fallback_tries 0
-tunable choose_total_tries 50
-tunable chooseleaf_descend_once 1
-tunable chooseleaf_vary_r 1
-tunable chooseleaf_stable 1
-tunable straw_calc_version 1
-tunable allowed_bucket_algs 54
-"""
-
-def four_hosts_map():
-    lines = ["type 0 osd", "type 1 host", "type 11 root"]
-    lines += [f"device {i} osd.{i}" for i in range(12)]
-    for h in range(4):
-        lines += [f"host h{h} {{", f"id {-2 - h}", "alg straw2", "hash 0"]
-        lines += [f"item osd.{3 * h + j} weight 1.000" for j in range(3)] + ["}"]
-    lines += ["root default {", "id -1", "alg straw2", "hash 0"]
-    lines += [f"item h{h} weight 3.000" for h in range(4)] + ["}"]
-    for rule_id, (name, step) in enumerate([("by_host", "chooseleaf firstn 0 type host"),
-                                            ("by_osd", "choose firstn 0 type osd")]):
-        lines += [f"rule {name} {{", f"id {rule_id}", "type replicated", "step take default",
-                  f"step {step}", "step emit", "}"]
-    return parse_text.parse(TUNABLES + "\n".join(lines))
-
-HOSTS_MAP = four_hosts_map()
-HOST_OF = np.arange(12) // 3          # osd.N lives on host h(N // 3)
+HOSTS_MAP = build.hosts_map(4, 3, prefix="h", first=0)   # hosts h0..h3, rules by_host and by_osd
+HOST_OF = np.array(build.host_of(4, 3))   # osd.N lives on host h(N // 3)
 
 def host_failure(rule, host=0, pg_num=1024, size=3, pool_id=1):
     """Shares of PGs with two copies on one host, and what losing `host` does to them."""
@@ -404,6 +380,7 @@ assert abs(q5_lost - host_failure("by_osd")["PGs with every copy lost"]) < 1e-12
 
 # %% tags=["nbval-ignore-output"]
 from cephlab.helpers.lab import LabSession
+from cephlab.helpers.placement import crush_snapshot, live_up_sets
 
 lab = LabSession("02", min_osds=3)
 c = lab.cluster
@@ -411,12 +388,7 @@ lab.config_set("mgr", "mgr/balancer/active", "false")
 POOL_PGS = (16, 32, 128)
 pools = {n: lab.replicated_pool(f"pg{n}", size=3, pg_num=n) for n in POOL_PGS}
 
-def snapshot():
-    """(CRUSH map, pools by name, OSD states) from the live cluster."""
-    known, state = objects.from_osd_dump(c.ceph("osd", "dump"))
-    return parse_json.parse(c.ceph("osd", "crush", "dump")), known, state
-
-cmap, known, state = snapshot()
+cmap, known, state = crush_snapshot(c)      # the live CRUSH map, pools and OSD states
 names = [f"vm-disk-{i}" for i in range(30)]
 rows = []
 for name in names:
@@ -438,25 +410,17 @@ osd_map.head(8)
 # statistical expectation for the fullest OSD.
 
 # %% tags=["nbval-ignore-output"]
-def up_sets():
-    """{pgid: up set} of the lab's pools as the OSDs report them (`ceph pg dump pgs_brief`),
-    once those reports have caught up with the current osdmap."""
-    return c.wait_for_pg_stats([known[p].id for p in pools.values()])
+POOL_IDS = [known[p].id for p in pools.values()]
 
 def counts_per_osd(sets, pool, osds):
-    pid = f"{known[pool].id}."
-    used = [o for pg, up in sets.items() if pg.startswith(pid) for o in up]
-    return np.array([used.count(o) for o in osds])
-
-def model_sets(cmap, state, pool):
-    return {m["pgid"]: m["up"] for m in objects.pgs_to_osds(cmap, known[pool], range(known[pool].pg_num), state)}
+    return objects.pgs_per_osd(sets, known[pool].id, osds)
 
 c.wait_for_clean(timeout=120, progress=False)
 in_osds = [int(o) for o in np.flatnonzero(state.up & (state.weight > 0))]
-live_before = up_sets()
+live_before = live_up_sets(c, POOL_IDS)
 model_before = {}
 for pool in pools.values():
-    model_before.update(model_sets(cmap, state, pool))
+    model_before.update(objects.pool_up_sets(cmap, known[pool], state))
 spread_rows = []
 for n, pool in pools.items():
     live = counts_per_osd(live_before, pool, in_osds)
@@ -478,41 +442,24 @@ spread
 # the same weight (it is an 8 GiB file like the others), the next free id, up and in. From that
 # it predicts every PG's new up set. Then `lab.add_osd()` formats and starts the OSD, we wait for
 # the cluster to settle and read `pgs_brief` again. The OSDs report each PG's new place a second
-# or so after the map changes, so `up_sets()` waits until every report matches where the mon's
+# or so after the map changes, so `live_up_sets` waits until every report matches where the mon's
 # copy of the osdmap puts the PG (`ceph pg map`); counting earlier would miss PGs still on
 # their way.
 
 # %% tags=["nbval-ignore-output"]
-def with_new_osd(cmap, state, osd_id):
-    """The CRUSH map and OSD states once osd_id joins the host bucket of the existing OSDs."""
-    host = next(b for b in cmap.buckets.values() if not b.device_class and b.items and b.items[0] >= 0)
-    weight = int(np.median(host.weights))
-    new_map = an.add_osd(cmap, host.name, osd_id, weight, device_class="hdd")
-    n = max(len(state.weight), osd_id + 1)
-    grow = lambda a, fill: np.concatenate([a, np.full(n - len(a), fill, a.dtype)])
-    new_state = objects.OsdState(grow(state.weight, 0), grow(state.up, False), grow(state.exists, False))
-    new_state.weight[osd_id], new_state.up[osd_id], new_state.exists[osd_id] = 0x10000, True, True
-    new_state.pg_upmap, new_state.pg_upmap_items = state.pg_upmap, state.pg_upmap_items
-    return new_map, new_state
-
 new_id = max(c.state["osds"]) + 1            # cephlab numbers new OSDs after the highest one
-map_after, state_after = with_new_osd(cmap, state, new_id)
+map_after, state_after = objects.with_new_osd(cmap, state, new_id)
 model_after = {}
 for pool in pools.values():
-    model_after.update(model_sets(map_after, state_after, pool))
+    model_after.update(objects.pool_up_sets(map_after, known[pool], state_after))
 
 added = lab.add_osd()
 assert added == new_id, f"cephlab made osd.{added}, the model assumed osd.{new_id}"
 c.wait_for_clean(timeout=120, progress=False)
-live_after = up_sets()
+live_after = live_up_sets(c, POOL_IDS)
 
-def moved(before, after):
-    changed = [pg for pg in before if after[pg] != before[pg]]
-    new_copies = sum(len(set(after[pg]) - set(before[pg])) for pg in before)
-    return changed, new_copies
-
-model_changed, model_new = moved(model_before, model_after)
-live_changed, live_new = moved(live_before, live_after)
+model_changed, model_new = objects.up_set_changes(model_before, model_after)
+live_changed, live_new = objects.up_set_changes(live_before, live_after)
 total_copies = sum(len(up) for up in live_before.values())
 print(f"osd.{added} joined. PGs whose up set changed: model {len(model_changed)}, cluster "
       f"{len(live_changed)} of {len(live_before)}; the same PGs: {set(model_changed) == set(live_changed)}")

@@ -338,6 +338,8 @@ import time
 
 import rbd
 from cephlab.helpers.lab import LabSession, wait_for_df
+from cephlab.helpers.capacity import osd_usage, steady_max_avail
+from cephlab.helpers.placement import crush_snapshot, pgs_per_osd
 
 lab = LabSession("06", min_osds=3)
 c = lab.cluster
@@ -377,36 +379,9 @@ thin
 # really store, because data follows PGs, not weights.
 
 # %% tags=["nbval-ignore-output"]
-def osd_usage():
-    """Per-OSD bytes from `ceph osd df` (in OSDs with weight only)."""
-    rows = [o for o in c.osd_df() if o["crush_weight"] > 0 and o["status"] == "up"]
-    return pd.DataFrame({"size": [o["kb"] * 1024 for o in rows],
-                         "used": [(o["kb"] - o["kb_avail"]) * 1024 for o in rows],
-                         "data": [o["kb_used_data"] * 1024 for o in rows],
-                         "weight": [o["crush_weight"] for o in rows]},
-                        index=[o["id"] for o in rows]).astype(float)
-
-def steady_max_avail(pool, tries=10):
-    """`ceph df` MAX AVAIL and `ceph osd df` read at the same moment: BlueFS grows and shrinks
-    its share in 12-24 MiB steps, so retry until the usage did not change around the read."""
-    for _ in range(tries):
-        before = osd_usage()
-        avail = c.df()[pool]["max_avail"]
-        after = osd_usage()
-        if before.equals(after):
-            break
-        time.sleep(1)
-    return avail, after
-
-def pool_pgs_per_osd(pool, osds):
-    out = c.client.mgr("pg ls-by-pool", poolstr=pool)
-    stats = out["pg_stats"] if isinstance(out, dict) else out
-    used = [o for p in stats for o in p["up"]]
-    return np.array([used.count(o) for o in osds], float)
-
 ratios = lab.full_ratios()
-df_avail, usage = steady_max_avail(rbd_pool)
-pg_share = pool_pgs_per_osd(rbd_pool, usage.index)
+df_avail, usage = steady_max_avail(c, rbd_pool)
+pg_share = pgs_per_osd(c, rbd_pool, usage.index)
 avail_weights = cap.max_avail(usage["size"], usage["weight"], replicated(3), usage["used"], ratios["full"])
 avail_pgs = cap.max_avail(usage["size"], pg_share, replicated(3), usage["used"], ratios["full"])
 print(f"full ratio {ratios['full']}; MAX AVAIL: ceph df {df_avail / GIB:.3f} GiB, model with CRUSH "
@@ -429,14 +404,13 @@ usage.assign(**{"used %": 100 * usage["used"] / usage["size"], "PGs of the pool"
 # MAX AVAIL should collapse as soon as the full ratio drops, and shrink again by the data written.
 
 # %% tags=["nbval-ignore-output"]
-from models.crush import objects, parse_json
+from models.crush import objects
 
 fill_pool = lab.replicated_pool("fill", size=3, pg_num=32)
 OBJECTS, OBJ = 64, 4 * MIB
 names = [f"fill-{i:03d}" for i in range(OBJECTS)]
-known, state = objects.from_osd_dump(c.ceph("osd", "dump"))
-cmap = parse_json.parse(c.ceph("osd", "crush", "dump"))
-start = osd_usage()
+cmap, known, state = crush_snapshot(c)
+start = osd_usage(c)
 predicted_add = pd.Series(0.0, index=start.index)
 for name in names:
     for osd in objects.map_object(cmap, known[fill_pool], name, state)["up"]:
@@ -449,7 +423,7 @@ new_ratios = {"nearfull": round(float(fill_now.max() + (fill_after.min() - fill_
               "full": round(float(fill_after.max() + 400 * MIB / top), 4)}
 lab.set_full_ratios(**new_ratios)
 time.sleep(2)                         # the mgr picks up the new OSD map
-avail_low, usage_low = steady_max_avail(fill_pool)
+avail_low, usage_low = steady_max_avail(c, fill_pool)
 model_low = cap.max_avail(usage_low["size"], usage_low["weight"], replicated(3), usage_low["used"], new_ratios["full"])
 predicted_after = cap.max_avail(start["size"], start["weight"], replicated(3),
                                 start["used"] + predicted_add, new_ratios["full"])
@@ -466,7 +440,7 @@ print(f"wrote {OBJECTS * OBJ / MIB:.0f} MiB in {time.monotonic() - t0:.1f} s")
 wait_for_df(c, fill_pool, OBJECTS)
 deadline = time.monotonic() + 60
 while time.monotonic() < deadline:       # OSDs report their usage every few seconds
-    end = osd_usage()
+    end = osd_usage(c)
     if (end["data"] - start["data"]).sum() >= predicted_add.sum() * 0.99:
         break
     time.sleep(1)
@@ -482,7 +456,7 @@ checks, nearfull_osds = nearfull_now()
 while len(nearfull_osds) < predicted_nearfull and time.monotonic() < warn_deadline:
     time.sleep(1)
     checks, nearfull_osds = nearfull_now()
-avail_after, usage_after = steady_max_avail(fill_pool)
+avail_after, usage_after = steady_max_avail(c, fill_pool)
 print(f"health {c.health()}: {', '.join(checks) or 'no checks'}; near full: {', '.join(nearfull_osds)}")
 print(f"MAX AVAIL after the write: ceph df {avail_after / MIB:.0f} MiB, predicted before writing "
       f"{predicted_after / MIB:.0f} MiB")

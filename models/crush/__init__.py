@@ -12,6 +12,7 @@ J. Neudecker, HAW Hamburg 2021). The pieces:
     parse_text  `crushtool -d` text;  parse_json  `ceph osd crush dump` JSON
     objects     object name -> PG -> OSDs, as `ceph osd map POOL OBJECT` reports it
     analysis    PGs per OSD vs weight, spread, data movement when the map changes
+    build       small maps in code: N hosts x k OSDs, rules by_host and by_osd
 
     from models.crush import parse_text, mapper
     cmap = parse_text.load("map.txt")
@@ -19,6 +20,6 @@ J. Neudecker, HAW Hamburg 2021). The pieces:
 
 Checked against crushtool and a live cluster in tests/crush/.
 """
-from . import analysis, crushmap, hash, ln, mapper, objects, parse_json, parse_text, straw2  # noqa: F401
+from . import analysis, build, crushmap, hash, ln, mapper, objects, parse_json, parse_text, straw2  # noqa: F401
 from .crushmap import ITEM_NONE, CrushMap  # noqa: F401
 from .mapper import do_rule, mappings  # noqa: F401

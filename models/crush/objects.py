@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .analysis import add_osd
 from .crushmap import ITEM_NONE, WEIGHT_ONE
 from .hash import as_u32, hash32_2, mix
 from .mapper import do_rule
@@ -250,3 +251,42 @@ def _raw_to_up(pool, raw, state):
 
 def _first(osds):
     return next((o for o in osds if o != ITEM_NONE), -1)
+
+
+# -- a pool's PGs as sets, a map with one more OSD ---------------------------------------------
+def pool_up_sets(cmap, pool: Pool, state: OsdState):
+    """{pgid: up set} of every PG of `pool`, as `ceph pg dump pgs_brief` would list them."""
+    return {m["pgid"]: m["up"] for m in pgs_to_osds(cmap, pool, range(pool.pg_num), state)}
+
+
+def pgs_per_osd(up_sets, pool_id, osds):
+    """How many PGs of pool `pool_id` list each OSD of `osds` in their up set
+    ({pgid: up set}, pgids "POOL.PG"). Returns an int array in the order of `osds`."""
+    prefix = f"{int(pool_id)}."
+    used = [o for pg, up in up_sets.items() if pg.startswith(prefix) for o in up]
+    return np.array([used.count(o) for o in osds], dtype=np.int64)
+
+
+def up_set_changes(before, after):
+    """(PGs whose up set changed, copies now on an OSD that did not hold them) from two
+    {pgid: up set} dicts; PGs only in `after` are ignored."""
+    changed = [pg for pg in before if after[pg] != before[pg]]
+    new_copies = sum(len(set(after[pg]) - set(before[pg])) for pg in before)
+    return changed, new_copies
+
+
+def with_new_osd(cmap, state: OsdState, osd_id, device_class="hdd"):
+    """(CRUSH map, OsdState) once osd_id joins the host bucket of the existing OSDs (the first
+    bucket without a device class whose first item is a device), with the median weight of
+    that bucket's items, up and in. pg_upmap entries are kept."""
+    host = next(b for b in cmap.buckets.values() if not b.device_class and b.items and b.items[0] >= 0)
+    weight = int(np.median(host.weights))
+    new_map = add_osd(cmap, host.name, osd_id, weight, device_class=device_class)
+    n = max(len(state.weight), osd_id + 1)
+
+    def grow(a, fill):
+        return np.concatenate([a, np.full(n - len(a), fill, a.dtype)])
+    new_state = OsdState(grow(state.weight, 0), grow(state.up, False), grow(state.exists, False))
+    new_state.weight[osd_id], new_state.up[osd_id], new_state.exists[osd_id] = WEIGHT_ONE, True, True
+    new_state.pg_upmap, new_state.pg_upmap_items = state.pg_upmap, state.pg_upmap_items
+    return new_map, new_state

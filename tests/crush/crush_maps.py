@@ -5,6 +5,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from models.crush import build
+
 CRUSHTOOL = shutil.which("crushtool")
 
 # root > 3 racks > hosts > osds, uneven: rack sizes 2/3/2 hosts, 2-4 OSDs per host, weights
@@ -86,15 +88,7 @@ rule any_osd {
 }
 """
 
-TUNABLES = """tunable choose_local_tries 0
-tunable choose_local_fallback_tries 0
-tunable choose_total_tries 50
-tunable chooseleaf_descend_once 1
-tunable chooseleaf_vary_r 1
-tunable chooseleaf_stable 1
-tunable straw_calc_version 1
-tunable allowed_bucket_algs 54
-"""
+TUNABLES = build.PACIFIC_TUNABLES.lstrip("\n")
 
 
 def layered_text(classes=True):

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from models import pgs
 from models import placement as pl
 from models.crush import analysis as an
-from models.crush import mapper, parse_text
+from models.crush import build, mapper
 
 # (pg_num, size, osds) -> (mean, std): q = size/osds, std = sqrt(pg_num q (1-q))
 STATS = {
@@ -30,27 +30,9 @@ MOVES = {
     (10, 2, 1): (1 / 11, 2 / 11),
 }
 
-FLAT_TUNABLES = """tunable choose_local_tries 0
-tunable choose_local_fallback_tries 0
-tunable choose_total_tries 50
-tunable chooseleaf_descend_once 1
-tunable chooseleaf_vary_r 1
-tunable chooseleaf_stable 1
-tunable straw_calc_version 1
-tunable allowed_bucket_algs 54
-"""
-
-
 def flat_map(n):
-    """One host holding n equal OSDs, rule 0 = choose firstn 0 type osd (the lab cluster)."""
-    lines = ["type 0 osd", "type 1 host", "type 11 root"]
-    lines += [f"device {i} osd.{i}" for i in range(n)]
-    lines += ["host vm {", "id -2", "alg straw2", "hash 0"]
-    lines += [f"item osd.{i} weight 1.000" for i in range(n)] + ["}"]
-    lines += ["root default {", "id -1", "alg straw2", "hash 0", f"item vm weight {n}.000", "}"]
-    lines += ["rule r {", "id 0", "type replicated", "step take default",
-              "step choose firstn 0 type osd", "step emit", "}"]
-    return parse_text.parse(FLAT_TUNABLES + "\n".join(lines))
+    """One host holding n equal OSDs; rule "by_osd" = choose firstn 0 type osd (the lab cluster)."""
+    return build.hosts_map(1, n)
 
 
 @pytest.mark.parametrize("case", STATS)
@@ -90,7 +72,7 @@ def test_fullest_matches_crush_on_a_flat_map():
     cmap = flat_map(4)
     for pg_num in (16, 128):
         x = np.concatenate([an.pg_inputs(pool, pg_num) for pool in range(1, 301)])
-        placed, _ = mapper.do_rule(cmap, 0, x, 3)          # one vectorised call, 300 pools
+        placed, _ = mapper.do_rule(cmap, "by_osd", x, 3)   # one vectorised call, 300 pools
         placed = placed.reshape(300, pg_num * 3)
         counts = np.stack([(placed == osd).sum(axis=1) for osd in range(4)], axis=1)
         assert (counts.sum(axis=1) == 3 * pg_num).all()
@@ -103,7 +85,7 @@ def test_movement_matches_crush_when_a_fifth_osd_joins():
     """2,048 PGs of size 3: CRUSH moves 20 % of shards (the minimum) and changes 60 % of
     PGs, within the binomial noise of 2,048 PGs (3 sigma ~ 3 %)."""
     before, after = flat_map(4), flat_map(5)
-    moved = an.compare_maps(before, after, 0, 3, an.pg_inputs(7, 2048))
+    moved = an.compare_maps(before, after, "by_osd", 3, an.pg_inputs(7, 2048))
     model = pl.movement_on_add(4, 3)
     assert moved["replicas_moved"] == pytest.approx(model.shards_moved, abs=0.03)
     assert moved["inputs_changed"] == pytest.approx(model.pgs_changed, abs=0.04)
