@@ -43,7 +43,7 @@ def boolean(name):
 
 
 def close(name, value, rel=1e-3, why="recompute it step by step"):
-    return f"assert abs({name} - {value!r}) <= {rel} * abs({value!r}) + 1e-9, {why!r}"
+    return f"assert abs({name} - {value:.6g}) <= {rel} * {abs(value):.6g} + 1e-9, {why!r}"
 
 
 # {stem: (title, [(question text, solution code, public test, hidden test), ...])}
@@ -250,7 +250,7 @@ QUIZZES = {
         ("4 hosts x 2 OSDs, size 3, `min_size` 2, failure domain `osd` (CRUSH picks any 3 of the 8\n"
          "OSDs, all sets equally likely). One host stops. What share of the PGs stops serving I/O?\n"
          "Store a fraction in `q3_blocked`.",
-         "q3_blocked = math.comb(2, 2) * math.comb(6, 1) / math.comb(8, 3)", number("q3_blocked"),
+         "q3_blocked = (1 * 6) / (8 * 7 * 6 / (3 * 2 * 1))", number("q3_blocked"),
          close("q3_blocked", 6 / 56, why="count the 3-OSD sets that include both OSDs of the host")),
         ("3 hosts, a size-3 pool with failure domain `host`, one host down for a day. Can Ceph\n"
          "rebuild the missing copies meanwhile? Store `True` or `False` in `q4`.",
@@ -277,8 +277,8 @@ def master(stem):
     cells = [_md(f"# Quiz: {title}\n\nTake this quiz **before** the lab and again **after** it. Replace each "
                  "`...` with your answer (Python: a number, a string or `True`/`False`), run the cell, then "
                  "run the check under it. The checks only test the *kind* of answer; your instructor's "
-                 "grader checks the values. You may use Python as a calculator."),
-             _raw(CONFIG), _code("import math")]
+                 "grader checks the values. Python is your calculator."),
+             _raw(CONFIG)]
     for i, (text, solution, public, hidden) in enumerate(questions, start=1):
         sol = "\n".join(line if line.startswith(("from ", "import ")) else f"{line}  # SOLUTION"
                         for line in solution.splitlines())
