@@ -434,12 +434,11 @@ assert (q5_hdd, q5_ssd) == (64 * 2**20 // (670000 + 4096), 64 * 2**20 // (4000 +
 
 # %% tags=["nbval-ignore-output"]
 from cephlab import Cluster
-from cephlab.backends.native import lifecycle as native
 from cephlab.helpers.lab import LabSession, cluster_name
 from cephlab.helpers.throttles import bench_with_throttle, throttle_counters, wait_for_option
 
 FS_NAME = f"{cluster_name()}-04"
-native.down(FS_NAME)       # a cluster left by an interrupted run (with its options): start afresh
+Cluster.down(FS_NAME)     # a cluster left by an interrupted run (with its options): start afresh
 fs = Cluster.start(name=FS_NAME, objectstore="filestore", osds=3, progress=False)
 fs_lab = LabSession("04", min_osds=3, cluster=fs)
 FS_OSDS = [int(o) for o in fs.ceph("osd", "ls")]
@@ -512,12 +511,9 @@ plots.show(fig)
 # fastest run would need this long to get there:
 
 # %% tags=["nbval-ignore-output"]
-def meminfo_mib(field):
-    for line in open("/proc/meminfo"):
-        if line.startswith(field + ":"):
-            return int(line.split()[1]) / 1024
+from cephlab.helpers import capacity
 
-dirty_limit_mib = 0.20 * meminfo_mib("MemAvailable")
+dirty_limit_mib = capacity.dirty_limit_mib(0.20)       # vm.dirty_ratio x MemAvailable
 fastest = max(run.bench.iops for run in fs_runs.values())
 dirty_mib_per_s = fastest * 3 * 4096 / 2**20          # 3 replicas, all on this one host
 print(f"dirty limit {dirty_limit_mib:,.0f} MiB, filled at {dirty_mib_per_s:.2f} MiB/s "
@@ -621,7 +617,7 @@ cmp.assert_agree()
 # the options set on it go too (no need to revert them one by one first).
 
 # %% tags=["nbval-ignore-output"]
-native.down(FS_NAME)        # first, so a failure below cannot leave the FileStore cluster running
+Cluster.down(FS_NAME)      # first, so a failure below cannot leave the FileStore cluster running
 lab.cleanup()
 set_on_fs = [f"{who} {option}" for who, option in fs_lab.tuning.before]
 print(f"deleted cluster {FS_NAME}, and with it the {len(set_on_fs)} options set on it: {', '.join(set_on_fs)}")
