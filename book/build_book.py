@@ -5,8 +5,9 @@
     python book/build_book.py --path-output DIR    # site in DIR/_build/html (the tests use this)
 
 Two sites. The instructor site (the default) shows the *solutions* with the outputs they were
-executed with (solutions/NN-topic.ipynb, never re-executed here), the instructor guide and the
-references. The learner site shows the student notebooks of labs/ as learners get them (answer
+executed with (solutions/NN-topic.ipynb, never re-executed here), the instructor guide, the
+syllabus, the rubrics, the troubleshooting page, the pre/post quizzes with their answers
+(book/quizzes/) and the references. The learner site shows the student notebooks of labs/ as learners get them (answer
 cells `...`, public self-checks, no outputs: learners run them), an index for learners and the
 references; no solution, hidden test or instructor guide goes into its staging folder, and the
 build stops if one would. The build works on a staged copy in build/book-src/ (learner:
@@ -40,7 +41,9 @@ ROOT = BOOK.parent
 SOLUTIONS = ROOT / "solutions"
 LABS = ROOT / "labs"
 STAGING = ROOT / "build" / "book-src"
-PAGES = ("index.md", "instructor-guide.md", "references.md", "_config.yml")
+PAGES = ("index.md", "instructor-guide.md", "syllabus.md", "rubrics.md", "troubleshooting.md", "references.md",
+         "_config.yml")
+QUIZZES = BOOK / "quizzes"      # the pre/post quizzes (otter masters), on the instructor site only
 # The learner site: {staged name: source page}; no instructor guide
 LEARNER_PAGES = {"index.md": "learner-index.md", "references.md": "references.md",
                  "_config.yml": "_config.yml"}
@@ -242,6 +245,11 @@ def stage(staging=STAGING, audience="instructor"):
         title, needs = lab_facts(nb)
         labs.append(path.stem)
         rows.append(f"| [{title}](labs/{path.stem}.ipynb) | {needs.replace('|', '/')} |")
+    quizzes = sorted(QUIZZES.glob("[0-9][0-9]-*-quiz.ipynb")) if audience != "learner" else []
+    for path in quizzes:
+        (staging / "quizzes").mkdir(exist_ok=True)
+        site_nb = for_the_site(json.loads(path.read_text(encoding="utf-8")))
+        (staging / "quizzes" / path.name).write_text(json.dumps(site_nb, indent=1), encoding="utf-8")
     (staging / "seeds-table.md").write_text(seeds_table(), encoding="utf-8")
     (staging / "labs-table.md").write_text(
         "| lab | what it needs, and how long it runs |\n|---|---|\n" + "\n".join(rows) + "\n", encoding="utf-8")
@@ -251,8 +259,12 @@ def stage(staging=STAGING, audience="instructor"):
     if audience == "learner":
         toc += ["  - caption: Sources", "    chapters:", "      - file: references"]
     else:
-        toc += ["  - caption: For instructors", "    chapters:",
-                "      - file: instructor-guide", "      - file: references"]
+        toc += ["  - caption: For instructors", "    chapters:", "      - file: instructor-guide",
+                "      - file: syllabus", "      - file: rubrics", "      - file: troubleshooting",
+                "      - file: references"]
+        if quizzes:
+            toc += ["  - caption: Quizzes (solutions)", "    chapters:"]
+            toc += [f"      - file: quizzes/{path.stem}" for path in quizzes]
     (staging / "_toc.yml").write_text("\n".join(toc) + "\n", encoding="utf-8")
     return labs
 

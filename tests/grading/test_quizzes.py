@@ -59,6 +59,20 @@ def test_every_lab_has_a_quiz_of_three_to_five_questions_and_masters_are_current
         assert json.loads(quiz.read_text()) == made, f"{quiz.name}: run `python book/quizzes/quizzes.py make`"
 
 
+def test_the_instructor_site_lists_the_course_materials_and_the_quizzes(tmp_path):
+    spec = importlib.util.spec_from_file_location("build_book", ROOT / "book" / "build_book.py")
+    build_book = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build_book)
+    build_book.stage(tmp_path / "site")
+    toc = (tmp_path / "site" / "_toc.yml").read_text()
+    for page in ("syllabus", "rubrics", "troubleshooting", *(f"quizzes/{q.stem}" for q in QUIZZES)):
+        assert f"- file: {page}\n" in toc, page
+    staged = "".join((tmp_path / "site" / "quizzes" / q.name).read_text() for q in QUIZZES)
+    assert "# BEGIN QUESTION" not in staged and "# SOLUTION" not in staged
+    build_book.stage(tmp_path / "learner", audience="learner")
+    assert "quizzes" not in (tmp_path / "learner" / "_toc.yml").read_text()
+
+
 @pytest.mark.parametrize("quiz", QUIZZES, ids=IDS)
 def test_question_text_does_not_state_the_numeric_answer(quiz):
     answers, texts = _answers(quiz)
