@@ -427,10 +427,9 @@ bs_table
 
 # %% tags=["nbval-ignore-output"]
 from cephlab import Cluster
-from cephlab.backends.native import lifecycle as native
 
 FS_NAME = f"{cluster_name()}-07"
-native.down(FS_NAME)          # a cluster left by an interrupted run: start afresh
+Cluster.down(FS_NAME)        # a cluster left by an interrupted run: start afresh
 fs = Cluster.start(name=FS_NAME, objectstore="filestore", osds=3, progress=False)
 fs_lab = LabSession("07", min_osds=3, cluster=fs)
 FS_OSDS = [int(o) for o in fs.ceph("osd", "ls")]
