@@ -338,7 +338,7 @@ import time
 
 import rbd
 from cephlab.helpers.lab import LabSession, wait_for_df
-from cephlab.helpers.capacity import osd_usage, steady_max_avail
+from cephlab.helpers.capacity import osd_usage, steady_max_avail, wait_for_data, wait_for_nearfull
 from cephlab.helpers.placement import crush_snapshot, pgs_per_osd
 
 lab = LabSession("06", min_osds=3)
@@ -438,24 +438,11 @@ with c.client.handle.open_ioctx(fill_pool) as ioctx:
         ioctx.write_full(name, os.urandom(OBJ))
 print(f"wrote {OBJECTS * OBJ / MIB:.0f} MiB in {time.monotonic() - t0:.1f} s")
 wait_for_df(c, fill_pool, OBJECTS)
-deadline = time.monotonic() + 60
-while time.monotonic() < deadline:       # OSDs report their usage every few seconds
-    end = osd_usage(c)
-    if (end["data"] - start["data"]).sum() >= predicted_add.sum() * 0.99:
-        break
-    time.sleep(1)
-def nearfull_now():
-    checks = c.health_detail().get("checks", {})
-    return checks, [d["message"].split()[0] for d in checks.get("OSD_NEARFULL", {}).get("detail", [])]
-
+wait_for_data(c, start, predicted_add.sum())   # OSDs report their usage every few seconds
 # Each OSD checks its own fill against the ratios and tells the monitor on its next report (every
 # few seconds), so the warning names the OSDs one by one: give them up to 45 s.
 predicted_nearfull = int((fill_after > new_ratios["nearfull"]).sum())
-warn_deadline = time.monotonic() + 45
-checks, nearfull_osds = nearfull_now()
-while len(nearfull_osds) < predicted_nearfull and time.monotonic() < warn_deadline:
-    time.sleep(1)
-    checks, nearfull_osds = nearfull_now()
+checks, nearfull_osds = wait_for_nearfull(c, predicted_nearfull, timeout=45)
 avail_after, usage_after = steady_max_avail(c, fill_pool)
 print(f"health {c.health()}: {', '.join(checks) or 'no checks'}; near full: {', '.join(nearfull_osds)}")
 print(f"MAX AVAIL after the write: ceph df {avail_after / MIB:.0f} MiB, predicted before writing "

@@ -57,3 +57,44 @@ def test_dirty_limit_is_the_ratio_of_memavailable(monkeypatch):
     monkeypatch.setattr(proc, "_read", lambda *p: "MemTotal:  16384000 kB\nMemAvailable:   8192000 kB\n")
     assert capacity.dirty_limit_mib() == pytest.approx(0.20 * 8000)
     assert capacity.dirty_limit_mib(0.1) == pytest.approx(800)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    from cephlab.core import poll
+    now = [0.0]
+    monkeypatch.setattr(poll, "CLOCK", lambda: now[0])
+    monkeypatch.setattr(poll, "SLEEP", lambda s: now.__setitem__(0, now[0] + s))
+    return now
+
+
+def test_wait_for_data_until_the_osds_report_it(clock):
+    start = capacity.osd_usage_frame(ROWS)
+    grown = [dict(r, kb_used_data=r["kb_used_data"] + 4096) for r in ROWS]     # 4 MiB more each
+    fake = FakeCluster([ROWS, ROWS, grown])
+    usage = capacity.wait_for_data(fake, start, added=8 * 2**20)
+    assert (usage["data"] - start["data"]).sum() == 8 * 2**20 and clock[0] == pytest.approx(2.0)
+    # never enough: the last read after the timeout, no exception
+    usage = capacity.wait_for_data(FakeCluster([ROWS]), start, added=2**30, timeout=5)
+    assert usage.equals(start)
+
+
+class Health:
+    def __init__(self, reads):
+        self.reads = list(reads)
+
+    def health_detail(self):
+        names = self.reads.pop(0) if len(self.reads) > 1 else self.reads[0]
+        if not names:
+            return {"checks": {}}
+        return {"checks": {"OSD_NEARFULL": {"detail": [{"message": f"{n} is near full"} for n in names]},
+                           "POOL_NEARFULL": {}}}
+
+
+def test_wait_for_nearfull_collects_the_osds_one_by_one(clock):
+    checks, osds = capacity.wait_for_nearfull(Health([[], ["osd.1"], ["osd.1", "osd.0"]]), 2)
+    assert osds == ["osd.1", "osd.0"] and set(checks) == {"OSD_NEARFULL", "POOL_NEARFULL"}
+    assert clock[0] == pytest.approx(2.0)
+    checks, osds = capacity.wait_for_nearfull(Health([["osd.3"]]), 4, timeout=3)
+    assert osds == ["osd.3"]
+    assert capacity.nearfull_osds(Health([[]])) == ({}, [])
