@@ -36,6 +36,12 @@
 # tests:
 #   files: true
 
+# %% tags=["nbval-ignore-output"]
+# Your learner id, once: leave "" on the course hub (it knows you), else type the id your instructor gave you.
+from cephlab.course import params
+LEARNER = params.learner_id("")
+print(f"learner {LEARNER}: the exercises use this learner's numbers")
+
 # %%
 import os
 
@@ -178,7 +184,12 @@ mix_plot
 # ## Exercises
 # Answer with `models.iops` (`iops.expected_write_iops`, `iops.queue_depth_from`,
 # `iops.latency_ms`, `iops.device_writes_per_write`, `iops.cluster_write_iops`,
-# `iops.cpu_ceiling_iops`, `iops.mixed_iops`), then run the check cell under each.
+# `iops.cpu_ceiling_iops`, `iops.mixed_iops`), then run the check cell under each. The numbers
+# in each question are your own (drawn for your learner id, in `P`): a neighbour's answers are
+# wrong for your notebook.
+
+# %% tags=["nbval-ignore-output"]
+P = params.lab_params("03-disk-iops")
 
 # %% [raw]
 # # BEGIN QUESTION
@@ -186,19 +197,19 @@ mix_plot
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q1.** Seed 000's case 2 planned 15,000 IOPS from one journal SSD per node, and measured 2,273.
-# The SSDs only hold the journals: every write still lands on the 9 SAS data disks (600 IOPS
-# each, 3 replicas). What does the planning rule give for those data disks? Store it in
-# `q1_data_disk_bound`, and in `q1_fraction_of_plan` the measured 2,273 as a fraction of the
-# 15,000 planned.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q1.** A cluster built like seed 000's case 2 planned {q1_planned} IOPS from one journal SSD
+per node, and measured {q1_measured}. The SSDs only hold the journals: every write still lands on
+the {q1_disks} SAS data disks ({q1_disk_iops} IOPS each, 3 replicas). What does the planning rule
+give for those data disks? Store it in `q1_data_disk_bound`, and in `q1_fraction_of_plan` the
+measured {q1_measured} as a fraction of the {q1_planned} planned.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q1_data_disk_bound = iops.expected_write_iops(600, 9, 3)  # SOLUTION
-q1_fraction_of_plan = 2273 / 15000  # SOLUTION
+q1_data_disk_bound = iops.expected_write_iops(P["q1_disk_iops"], P["q1_disks"], 3)  # SOLUTION
+q1_fraction_of_plan = P["q1_measured"] / P["q1_planned"]  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -207,13 +218,15 @@ q1_fraction_of_plan = 2273 / 15000  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert 0 < q1_data_disk_bound < 600 * 9, "Each client write lands on 3 of the 9 data disks: the bound is below the disks' summed IOPS"
+assert 0 < q1_data_disk_bound < P["q1_disk_iops"] * P["q1_disks"], "Each client write lands on 3 of the data disks: the bound is below the disks' summed IOPS"
 assert 0 < q1_fraction_of_plan < 1, "A fraction (measured / planned, below 1 here), not a percentage"
 
 # %%
 # HIDDEN
-assert abs(q1_data_disk_bound - iops.expected_write_iops(600, 9, 3)) < 1e-9 and abs(q1_fraction_of_plan - 2273 / 15000) < 1e-12, \
-    "Use the exact planning rule (600 x 9 / 3) and the exact ratio 2,273 / 15,000 (a fraction, not a percentage)"
+from cephlab.course import params as _params
+_p = _params.lab_params("03-disk-iops")
+assert abs(q1_data_disk_bound - iops.expected_write_iops(_p["q1_disk_iops"], _p["q1_disks"], 3)) < 1e-9 and abs(q1_fraction_of_plan - _p["q1_measured"] / _p["q1_planned"]) < 1e-12, \
+    "Use the exact planning rule (disk IOPS x data disks / 3) and the exact ratio measured / planned (a fraction, not a percentage), with your numbers"
 
 # %% [raw]
 # # END TESTS
@@ -227,17 +240,17 @@ assert abs(q1_data_disk_bound - iops.expected_write_iops(600, 9, 3)) < 1e-9 and 
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q2.** Seed 000's case 4 (WBThrottle off) measured 14,264 IOPS at 40.65 ms. How many I/Os were
-# in flight (`q2_in_flight`)? And if the same cluster kept its 2,094 IOPS of case 1 with only 16
-# I/Os in flight, what latency in ms would Little's law give (`q2_latency_ms`)?
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q2.** A cluster measured {q2_iops} IOPS at {q2_latency_ms} ms. How many I/Os were in flight
+(`q2_in_flight`)? And if a cluster kept {q2_base_iops} IOPS with only {q2_queue} I/Os in flight,
+what latency in ms would Little's law give (`q2_latency_ms`)?""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q2_in_flight = iops.queue_depth_from(14264, 40.65)  # SOLUTION
-q2_latency_ms = iops.latency_ms(2094, 16)  # SOLUTION
+q2_in_flight = iops.queue_depth_from(P["q2_iops"], P["q2_latency_ms"])  # SOLUTION
+q2_latency_ms = iops.latency_ms(P["q2_base_iops"], P["q2_queue"])  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -246,13 +259,15 @@ q2_latency_ms = iops.latency_ms(2094, 16)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert 1 < q2_in_flight < 14264, "Little's law: in flight = IOPS x latency, with the latency in seconds (fewer I/Os than one second's worth)"
-assert 1 < q2_latency_ms < 1000, "Give the latency in milliseconds: 16 I/Os at about 2,000 IOPS take more than a millisecond, less than a second"
+assert 1 < q2_in_flight < P["q2_iops"], "Little's law: in flight = IOPS x latency, with the latency in seconds (fewer I/Os than one second's worth)"
+assert 1 < q2_latency_ms < 1000, "Give the latency in milliseconds: a few dozen I/Os at a few thousand IOPS take more than a millisecond, less than a second"
 
 # %%
 # HIDDEN
-assert abs(q2_in_flight - 14264 * 40.65 / 1000) < 1e-6 and abs(q2_latency_ms - 16 / 2094 * 1000) < 1e-6, \
-    "Keep full precision: in flight = IOPS x seconds, latency = in flight / IOPS x 1000 ms"
+from cephlab.course import params as _params
+_p = _params.lab_params("03-disk-iops")
+assert abs(q2_in_flight - _p["q2_iops"] * _p["q2_latency_ms"] / 1000) < 1e-6 and abs(q2_latency_ms - _p["q2_queue"] / _p["q2_base_iops"] * 1000) < 1e-6, \
+    "Keep full precision: in flight = IOPS x seconds, latency = in flight / IOPS x 1000 ms, with your numbers"
 
 # %% [raw]
 # # END TESTS
@@ -266,11 +281,11 @@ assert abs(q2_in_flight - 14264 * 40.65 / 1000) < 1e-6 and abs(q2_latency_ms - 1
 # points: 2
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q3.** A BlueStore cluster has 12 HDDs (OSDs classed *hdd*) that each do 300 random 4 KiB
-# writes per second, and a pool of size 3. How many device writes does one 4 KiB replica write
-# cost (`q3_writes_4k`), and one 64 KiB replica write (`q3_writes_64k`)? What client IOPS of
-# 4 KiB writes do the disks allow (`q3_cluster_4k`)?
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q3.** A BlueStore cluster has {q3_disks} HDDs (OSDs classed *hdd*) that each do {q3_disk_iops}
+random 4 KiB writes per second, and a pool of size {q3_size}. How many device writes does one
+4 KiB replica write cost (`q3_writes_4k`), and one 64 KiB replica write (`q3_writes_64k`)? What
+client IOPS of 4 KiB writes do the disks allow (`q3_cluster_4k`)?""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -278,7 +293,7 @@ assert abs(q2_in_flight - 14264 * 40.65 / 1000) < 1e-6 and abs(q2_latency_ms - 1
 # %%
 q3_writes_4k = iops.device_writes_per_write(4096)  # SOLUTION
 q3_writes_64k = iops.device_writes_per_write(65536)  # SOLUTION
-q3_cluster_4k = iops.cluster_write_iops(300, 12, 3, q3_writes_4k)  # SOLUTION
+q3_cluster_4k = iops.cluster_write_iops(P["q3_disk_iops"], P["q3_disks"], P["q3_size"], q3_writes_4k)  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -291,13 +306,15 @@ assert int(q3_writes_4k) == q3_writes_4k and int(q3_writes_64k) == q3_writes_64k
 assert 0 < q3_writes_64k <= q3_writes_4k, "Every replica write reaches the device at least once, and a small write never costs fewer device writes than a large one"
 
 # %%
-assert 0 < q3_cluster_4k < 300 * 12 / 3, "Each client write costs 3 replica writes, and a deferred one more device writes: fewer IOPS than disks x IOPS / replicas"
+assert 0 < q3_cluster_4k < P["q3_disk_iops"] * P["q3_disks"] / P["q3_size"], "Each client write costs one replica write per copy, and a deferred one more device writes: fewer IOPS than disks x IOPS / replicas"
 
 # %%
 # HIDDEN
+from cephlab.course import params as _params
+_p = _params.lab_params("03-disk-iops")
 assert (q3_writes_4k, q3_writes_64k) == (iops.device_writes_per_write(4096), iops.device_writes_per_write(65536)) and iops.device_writes_per_write(65535) == 2, \
     "Compare the write size with the 64 KiB deferred threshold (strictly below defers)"
-assert abs(q3_cluster_4k - iops.cluster_write_iops(300, 12, 3, 2)) < 1e-9, "Use 12 disks of 300 IOPS, 3 replicas and the 4 KiB write's device writes"
+assert abs(q3_cluster_4k - iops.cluster_write_iops(_p["q3_disk_iops"], _p["q3_disks"], _p["q3_size"], 2)) < 1e-9, "Use your disks, their IOPS, your pool size and the 4 KiB write's device writes"
 
 # %% [raw]
 # # END TESTS
@@ -311,18 +328,18 @@ assert abs(q3_cluster_4k - iops.cluster_write_iops(300, 12, 3, 2)) < 1e-9, "Use 
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q4.** An all-flash cluster has 10 NVMe SSDs (175,000 IOPS each, data/disk_classes.csv), one
-# WAL write per write (flash never defers), a pool of size 3 and 2 servers with 10 cores each.
-# With seed 004's 10^4 IOPS per core, what client write IOPS should it give (`q4_iops`), and is
-# it limited by `"disks"` or `"cpu"` (`q4_limit`)?
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q4.** An all-flash cluster has {q4_ssds} NVMe SSDs (175,000 IOPS each, data/disk_classes.csv),
+one WAL write per write (flash never defers), a pool of size 3 and {q4_servers} servers with
+{q4_cores} cores each. With seed 004's 10^4 IOPS per core, what client write IOPS should it give
+(`q4_iops`), and is it limited by `"disks"` or `"cpu"` (`q4_limit`)?""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q4_iops = iops.cluster_write_iops(175000, 10, 3, 1, cores=20)  # SOLUTION
-q4_limit = "cpu" if iops.cpu_ceiling_iops(20) < iops.expected_write_iops(175000, 10, 3) else "disks"  # SOLUTION
+q4_iops = iops.cluster_write_iops(175000, P["q4_ssds"], 3, 1, cores=P["q4_servers"] * P["q4_cores"])  # SOLUTION
+q4_limit = "cpu" if iops.cpu_ceiling_iops(P["q4_servers"] * P["q4_cores"]) < iops.expected_write_iops(175000, P["q4_ssds"], 3) else "disks"  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -331,13 +348,15 @@ q4_limit = "cpu" if iops.cpu_ceiling_iops(20) < iops.expected_write_iops(175000,
 # # BEGIN TESTS
 
 # %%
-assert 0 < q4_iops < 175000 * 10, "Each client write lands on 3 SSDs: fewer client IOPS than the disks' summed IOPS; then mind the cores"
+assert 0 < q4_iops < 175000 * P["q4_ssds"], "Each client write lands on 3 SSDs: fewer client IOPS than the disks' summed IOPS; then mind the cores"
 assert q4_limit in ("disks", "cpu"), "q4_limit is one of the strings \"disks\" or \"cpu\""
 
 # %%
 # HIDDEN
-assert abs(q4_iops - min(iops.cpu_ceiling_iops(20), iops.expected_write_iops(175000, 10, 3))) < 1e-6, "Take the lower of the two bounds, with 20 cores in all (2 servers x 10)"
-assert isinstance(q4_limit, str) and q4_limit == "cpu", "Compare 175,000 x 10 / 3 with 20 cores x 10^4"
+from cephlab.course import params as _params
+_p = _params.lab_params("03-disk-iops")
+assert abs(q4_iops - min(iops.cpu_ceiling_iops(_p["q4_servers"] * _p["q4_cores"]), iops.expected_write_iops(175000, _p["q4_ssds"], 3))) < 1e-6, "Take the lower of the two bounds, with all the cores (servers x cores each)"
+assert isinstance(q4_limit, str) and q4_limit == ("cpu" if iops.cpu_ceiling_iops(_p["q4_servers"] * _p["q4_cores"]) < iops.expected_write_iops(175000, _p["q4_ssds"], 3) else "disks"), "Compare the SSDs' bound with the cores' bound"
 
 # %% [raw]
 # # END TESTS
@@ -351,17 +370,17 @@ assert isinstance(q4_limit, str) and q4_limit == "cpu", "Compare 175,000 x 10 / 
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q5.** With the native-cluster note's numbers (10,174 read IOPS, 984 write IOPS), what IOPS
-# does a workload of 70 % reads get (`q5_iops_70`)? Is that closer to the write IOPS or to the
-# read IOPS (`q5_closer_to`: `"writes"` or `"reads"`)?
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q5.** A cluster does {q5_read_iops} read IOPS and {q5_write_iops} write IOPS. What IOPS does a
+workload of 70 % reads get (`q5_iops_70`)? Is that closer to the write IOPS or to the read IOPS
+(`q5_closer_to`: `"writes"` or `"reads"`)?""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q5_iops_70 = iops.mixed_iops(10174, 984, 0.7)  # SOLUTION
-q5_closer_to = "writes" if abs(q5_iops_70 - 984) < abs(q5_iops_70 - 10174) else "reads"  # SOLUTION
+q5_iops_70 = iops.mixed_iops(P["q5_read_iops"], P["q5_write_iops"], 0.7)  # SOLUTION
+q5_closer_to = "writes" if abs(q5_iops_70 - P["q5_write_iops"]) < abs(q5_iops_70 - P["q5_read_iops"]) else "reads"  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -370,15 +389,17 @@ q5_closer_to = "writes" if abs(q5_iops_70 - 984) < abs(q5_iops_70 - 10174) else 
 # # BEGIN TESTS
 
 # %%
-assert 984 < q5_iops_70 < 10174, "A mix of reads and writes runs between the write IOPS and the read IOPS; each op costs 1/R or 1/W of the time"
+assert P["q5_write_iops"] < q5_iops_70 < P["q5_read_iops"], "A mix of reads and writes runs between the write IOPS and the read IOPS; each op costs 1/R or 1/W of the time"
 assert q5_closer_to in ("writes", "reads"), "Answer with \"writes\" or \"reads\""
-assert (q5_closer_to == "writes") == (q5_iops_70 - 984 < 10174 - q5_iops_70), "Name the side your mixed IOPS is closer to"
+assert (q5_closer_to == "writes") == (q5_iops_70 - P["q5_write_iops"] < P["q5_read_iops"] - q5_iops_70), "Name the side your mixed IOPS is closer to"
 
 # %%
 # HIDDEN
-assert abs(q5_iops_70 - 1 / (0.7 / 10174 + 0.3 / 984)) < 1e-6, "A weighted harmonic mean with 70 % reads at 10,174 IOPS and 30 % writes at 984 IOPS"
-assert q5_closer_to == "writes", "The slow writes take most of the time even when they are only 30 % of the ops"
-assert q5_closer_to in ("writes", "reads") and abs(iops.mixed_iops(10174, 984, 0.7) - 984) < abs(iops.mixed_iops(10174, 984, 0.7) - 10174), "Answer with \"writes\" or \"reads\""
+from cephlab.course import params as _params
+_p = _params.lab_params("03-disk-iops")
+assert abs(q5_iops_70 - 1 / (0.7 / _p["q5_read_iops"] + 0.3 / _p["q5_write_iops"])) < 1e-6, "A weighted harmonic mean: 70 % of the ops at your read IOPS, 30 % at your write IOPS"
+_mix = iops.mixed_iops(_p["q5_read_iops"], _p["q5_write_iops"], 0.7)
+assert q5_closer_to == ("writes" if abs(_mix - _p["q5_write_iops"]) < abs(_mix - _p["q5_read_iops"]) else "reads"), "The slow writes take most of the time even when they are only 30 % of the ops"
 
 # %% [raw]
 # # END TESTS

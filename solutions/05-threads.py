@@ -35,6 +35,12 @@
 # tests:
 #   files: true
 
+# %% tags=["nbval-ignore-output"]
+# Your learner id, once: leave "" on the course hub (it knows you), else type the id your instructor gave you.
+from cephlab.course import params
+LEARNER = params.learner_id("")
+print(f"learner {LEARNER}: the exercises use this learner's numbers")
+
 # %%
 import numpy as np
 import pandas as pd
@@ -153,6 +159,11 @@ threads_plot
 # ## Exercises
 # Use `simple_messenger_threads`, `simple_messenger_threads_in_pool`, `host_threads`,
 # `max_clients_per_osd` and `async_messenger_threads`, then run the check cell under each answer.
+# The numbers in each question are your own (drawn for your learner id, in `P`): a neighbour's
+# answers are wrong for your notebook.
+
+# %% tags=["nbval-ignore-output"]
+P = params.lab_params("05-threads")
 
 # %% [raw]
 # # BEGIN QUESTION
@@ -160,15 +171,15 @@ threads_plot
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q1.** With SimpleMessenger, how many threads does one OSD run when it serves 200 clients and
-# holds 100 PGs? Store it in `q1_threads`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q1.** With SimpleMessenger, how many threads does one OSD run when it serves {q1_clients}
+clients and holds {q1_pgs} PGs? Store it in `q1_threads`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q1_threads = simple_messenger_threads(200, 100)  # SOLUTION
+q1_threads = simple_messenger_threads(P["q1_clients"], P["q1_pgs"])  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -178,11 +189,13 @@ q1_threads = simple_messenger_threads(200, 100)  # SOLUTION
 
 # %%
 assert isinstance(q1_threads, (int, np.integer)), "q1_threads should be a whole number of threads"
-assert q1_threads > 2 * 200 and q1_threads % 2 == 0, "Two threads per connection (an even count): the 200 clients alone take 2 each, the monitor and the PG peers add more"
+assert q1_threads > 2 * P["q1_clients"] and q1_threads % 2 == 0, "Two threads per connection (an even count): the clients alone take 2 each, the monitor and the PG peers add more"
 
 # %%
 # HIDDEN
-assert q1_threads == simple_messenger_threads(200, 100) and simple_messenger_threads(10, 50) == 2 * (10 + 1 + 6 * 50), "Use simple_messenger_threads(clients, pgs) with 200 clients and 100 PGs"
+from cephlab.course import params as _params
+_p = _params.lab_params("05-threads")
+assert q1_threads == simple_messenger_threads(_p["q1_clients"], _p["q1_pgs"]) and simple_messenger_threads(10, 50) == 2 * (10 + 1 + 6 * 50), "Use simple_messenger_threads(clients, pgs) with your clients and PGs"
 
 # %% [raw]
 # # END TESTS
@@ -196,17 +209,18 @@ assert q1_threads == simple_messenger_threads(200, 100) and simple_messenger_thr
 # points: 2
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q2.** A host has 12 OSDs with 200 PGs each and the default `pid_max` of 32,768. How many
-# clients per OSD can it serve before its OSDs run out of thread IDs? Store it in `q2_clients`.
-# Then, in `q2_osds`, the most OSDs such a host can run at 100 clients per OSD.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q2.** A host has {q2_host_osds} OSDs with {q2_pgs} PGs each and the default `pid_max` of 32,768.
+How many clients per OSD can it serve before its OSDs run out of thread IDs? Store it in
+`q2_clients`. Then, in `q2_osds`, the most OSDs such a host can run at {q2_osd_clients} clients
+per OSD (still {q2_pgs} PGs each).""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q2_clients = max_clients_per_osd(32768, 12, 200)  # SOLUTION
-q2_osds = 32768 // simple_messenger_threads(100, 200)  # SOLUTION
+q2_clients = max_clients_per_osd(32768, P["q2_host_osds"], P["q2_pgs"])  # SOLUTION
+q2_osds = 32768 // simple_messenger_threads(P["q2_osd_clients"], P["q2_pgs"])  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -215,18 +229,20 @@ q2_osds = 32768 // simple_messenger_threads(100, 200)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert int(q2_clients) == q2_clients and 0 < q2_clients < 32768 / (12 * 2), \
-    "Whole clients (round down); each of the 12 OSDs runs 2 threads per client and more for its peers: fewer than pid_max / (12 x 2)"
+assert int(q2_clients) == q2_clients and 0 < q2_clients < 32768 / (P["q2_host_osds"] * 2), \
+    "Whole clients (round down); each OSD runs 2 threads per client and more for its peers: fewer than pid_max / (OSDs x 2)"
 
 # %%
-assert int(q2_osds) == q2_osds and 0 < q2_osds < 32768 / (2 * 100), \
-    "Whole OSDs (round down); one OSD at 100 clients runs more than 200 threads, its PG peers add more"
+assert int(q2_osds) == q2_osds and 0 < q2_osds < 32768 / (2 * P["q2_osd_clients"]), \
+    "Whole OSDs (round down); one OSD runs 2 threads per client, its PG peers add more"
 
 # %%
 # HIDDEN
+from cephlab.course import params as _params
+_p = _params.lab_params("05-threads")
 assert isinstance(q2_clients, (int, np.integer)) and isinstance(q2_osds, (int, np.integer)), "Both answers are whole numbers (round down)"
-assert 12 * simple_messenger_threads(q2_clients, 200) <= 32768 < 12 * simple_messenger_threads(q2_clients + 1, 200), "The largest client count whose 12 OSDs still fit under pid_max"
-assert q2_osds * simple_messenger_threads(100, 200) <= 32768 < (q2_osds + 1) * simple_messenger_threads(100, 200), "The most OSDs of 100 clients and 200 PGs that fit under pid_max"
+assert _p["q2_host_osds"] * simple_messenger_threads(q2_clients, _p["q2_pgs"]) <= 32768 < _p["q2_host_osds"] * simple_messenger_threads(q2_clients + 1, _p["q2_pgs"]), "The largest client count whose OSDs still fit under pid_max"
+assert q2_osds * simple_messenger_threads(_p["q2_osd_clients"], _p["q2_pgs"]) <= 32768 < (q2_osds + 1) * simple_messenger_threads(_p["q2_osd_clients"], _p["q2_pgs"]), "The most OSDs of your clients and PGs that fit under pid_max"
 
 # %% [raw]
 # # END TESTS
@@ -240,16 +256,17 @@ assert q2_osds * simple_messenger_threads(100, 200) <= 32768 < (q2_osds + 1) * s
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q3.** Qihoo's fix. 100 clients and 200 PGs per OSD, size 3: threads per OSD when its pool
-# spans 1,000 OSDs, and when it spans 30. Store them in `q3_big_pool` and `q3_small_pool`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q3.** Qihoo's fix. {q3_clients} clients and {q3_pgs} PGs per OSD, size 3: threads per OSD when its
+pool spans {q3_big_pool} OSDs, and when it spans {q3_small_pool}. Store them in `q3_big_pool` and
+`q3_small_pool`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q3_big_pool = simple_messenger_threads_in_pool(100, 200, 1000)  # SOLUTION
-q3_small_pool = simple_messenger_threads_in_pool(100, 200, 30)  # SOLUTION
+q3_big_pool = simple_messenger_threads_in_pool(P["q3_clients"], P["q3_pgs"], P["q3_big_pool"])  # SOLUTION
+q3_small_pool = simple_messenger_threads_in_pool(P["q3_clients"], P["q3_pgs"], P["q3_small_pool"])  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -259,12 +276,14 @@ q3_small_pool = simple_messenger_threads_in_pool(100, 200, 30)  # SOLUTION
 
 # %%
 assert q3_big_pool % 2 == 0 and q3_small_pool % 2 == 0, "Two threads per connection: thread counts are even"
-assert 2 * 100 < q3_small_pool < q3_big_pool, "The 100 clients alone take 2 threads each; a 30-OSD pool caps the peers an OSD can have, so it needs fewer threads"
+assert 2 * P["q3_clients"] < q3_small_pool < q3_big_pool, "The clients alone take 2 threads each; a small pool caps the peers an OSD can have, so it needs fewer threads"
 
 # %%
 # HIDDEN
-assert (q3_big_pool, q3_small_pool) == (simple_messenger_threads_in_pool(100, 200, 1000), simple_messenger_threads_in_pool(100, 200, 30)), \
-    "Use simple_messenger_threads_in_pool(clients, pgs, pool_osds) with 1,000 and then 30 OSDs"
+from cephlab.course import params as _params
+_p = _params.lab_params("05-threads")
+assert (q3_big_pool, q3_small_pool) == (simple_messenger_threads_in_pool(_p["q3_clients"], _p["q3_pgs"], _p["q3_big_pool"]), simple_messenger_threads_in_pool(_p["q3_clients"], _p["q3_pgs"], _p["q3_small_pool"])), \
+    "Use simple_messenger_threads_in_pool(clients, pgs, pool_osds) with your big and then your small pool"
 assert q3_small_pool < q3_big_pool, "The small pool caps the peers, so it needs fewer threads than the big one"
 
 # %% [raw]
@@ -279,17 +298,17 @@ assert q3_small_pool < q3_big_pool, "The small pool caps the peers, so it needs 
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q4.** Before measuring: with AsyncMessenger, how many threads will one OSD run with 32
-# clients? And how many would SimpleMessenger's formula give for 32 clients at 24 PGs per OSD?
-# Store them in `q4_async` and `q4_simple`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q4.** Before measuring: with AsyncMessenger, how many threads will one OSD run with
+{q4_clients} clients? And how many would SimpleMessenger's formula give for {q4_clients} clients at
+{q4_pgs} PGs per OSD? Store them in `q4_async` and `q4_simple`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q4_async = async_messenger_threads(32)  # SOLUTION
-q4_simple = simple_messenger_threads(32, 24)  # SOLUTION
+q4_async = async_messenger_threads(P["q4_clients"])  # SOLUTION
+q4_simple = simple_messenger_threads(P["q4_clients"], P["q4_pgs"])  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -299,12 +318,14 @@ q4_simple = simple_messenger_threads(32, 24)  # SOLUTION
 
 # %%
 assert int(q4_async) == q4_async > 0, "A whole number of threads: AsyncMessenger's per-OSD count does not depend on clients"
-assert q4_simple > 2 * 32 and q4_simple % 2 == 0, "Two threads per connection: the 32 clients alone take 2 each, the monitor and the PG peers add more"
+assert q4_simple > 2 * P["q4_clients"] and q4_simple % 2 == 0, "Two threads per connection: the clients alone take 2 each, the monitor and the PG peers add more"
 
 # %%
 # HIDDEN
-assert isinstance(q4_async, (int, np.integer)) and q4_async == async_messenger_threads(32) == async_messenger_threads(1000), "AsyncMessenger runs a fixed number of threads whatever the client count"
-assert q4_simple == 2 * (32 + 1 + 6 * 24), "Two threads per connection: 32 clients, one monitor, 6 peers per PG"
+from cephlab.course import params as _params
+_p = _params.lab_params("05-threads")
+assert isinstance(q4_async, (int, np.integer)) and q4_async == async_messenger_threads(_p["q4_clients"]) == async_messenger_threads(1000), "AsyncMessenger runs a fixed number of threads whatever the client count"
+assert q4_simple == 2 * (_p["q4_clients"] + 1 + 6 * _p["q4_pgs"]), "Two threads per connection: your clients, one monitor, 6 peers per PG"
 
 # %% [raw]
 # # END TESTS

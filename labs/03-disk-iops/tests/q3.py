@@ -8,8 +8,8 @@ test = {   'all_or_nothing': True,
                                                "than a large one'\n",
                                        'hidden': False,
                                        'locked': False},
-                                   {   'code': ">>> assert 0 < q3_cluster_4k < 300 * 12 / 3, 'Each client write costs 3 replica writes, and a deferred one more device writes: fewer IOPS than disks x "
-                                               "IOPS / replicas'\n",
+                                   {   'code': ">>> assert 0 < q3_cluster_4k < P['q3_disk_iops'] * P['q3_disks'] / P['q3_size'], 'Each client write costs one replica write per copy, and a deferred "
+                                               "one more device writes: fewer IOPS than disks x IOPS / replicas'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

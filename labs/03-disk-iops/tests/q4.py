@@ -3,7 +3,8 @@ OK_FORMAT = True
 test = {   'all_or_nothing': True,
     'name': 'q4',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': '>>> assert 0 < q4_iops < 175000 * 10, "Each client write lands on 3 SSDs: fewer client IOPS than the disks\' summed IOPS; then mind the cores"\n'
+    'suites': [   {   'cases': [   {   'code': '>>> assert 0 < q4_iops < 175000 * P[\'q4_ssds\'], "Each client write lands on 3 SSDs: fewer client IOPS than the disks\' summed IOPS; then mind the '
+                                               'cores"\n'
                                                '>>> assert q4_limit in (\'disks\', \'cpu\'), \'q4_limit is one of the strings "disks" or "cpu"\'\n',
                                        'hidden': False,
                                        'locked': False}],

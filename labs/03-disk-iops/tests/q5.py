@@ -3,9 +3,11 @@ OK_FORMAT = True
 test = {   'all_or_nothing': True,
     'name': 'q5',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': ">>> assert 984 < q5_iops_70 < 10174, 'A mix of reads and writes runs between the write IOPS and the read IOPS; each op costs 1/R or 1/W of the time'\n"
+    'suites': [   {   'cases': [   {   'code': ">>> assert P['q5_write_iops'] < q5_iops_70 < P['q5_read_iops'], 'A mix of reads and writes runs between the write IOPS and the read IOPS; each op "
+                                               "costs 1/R or 1/W of the time'\n"
                                                '>>> assert q5_closer_to in (\'writes\', \'reads\'), \'Answer with "writes" or "reads"\'\n'
-                                               ">>> assert (q5_closer_to == 'writes') == (q5_iops_70 - 984 < 10174 - q5_iops_70), 'Name the side your mixed IOPS is closer to'\n",
+                                               ">>> assert (q5_closer_to == 'writes') == (q5_iops_70 - P['q5_write_iops'] < P['q5_read_iops'] - q5_iops_70), 'Name the side your mixed IOPS is closer "
+                                               "to'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -4,8 +4,8 @@ test = {   'all_or_nothing': True,
     'name': 'q1',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(q1_threads, (int, np.integer)), 'q1_threads should be a whole number of threads'\n"
-                                               ">>> assert q1_threads > 2 * 200 and q1_threads % 2 == 0, 'Two threads per connection (an even count): the 200 clients alone take 2 each, the monitor "
-                                               "and the PG peers add more'\n",
+                                               ">>> assert q1_threads > 2 * P['q1_clients'] and q1_threads % 2 == 0, 'Two threads per connection (an even count): the clients alone take 2 each, the "
+                                               "monitor and the PG peers add more'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -1,0 +1,99 @@
+"""Per-learner parameters through the real grader (issue 14, item 6e): a student notebook of labs
+03 and 05 answered with the values that are right for bob's parameters (literals, as a learner
+who computed them would leave them; bob's id typed in the first cell) gets full marks when graded
+as bob — from the id in the notebook, or from $CEPHLAB_LEARNER=bob — and 0 when the instructor
+grades it as alice ($CEPHLAB_LEARNER=alice): copied answers fail for another learner.
+
+The values are computed in-process from the solution's own cells (tests/unit/test_params.py's
+notebook_as); the gradings are otter run in the sandbox, as `cephlab grade` runs them."""
+from __future__ import annotations
+
+import os
+import re
+
+import numpy as np
+import pytest
+
+from cephlab.course import grading
+from cephlab.course.notebooks import LABS
+from tests.unit.test_params import PARAMETERISED, notebook_as
+
+ALICE, BOB = "alice", "bob"
+ASSIGNED = re.compile(r"^(\w+)\s*=", re.M)
+KINDS = {"typed id": None, "as bob": BOB, "as alice": ALICE}   # kind -> $CEPHLAB_LEARNER
+
+
+def native(value):
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    return value
+
+
+def answered_for(lab, learner, work):
+    """The committed student notebook with learner's id typed in and, in every answer cell, the
+    right values for learner's parameters as literals."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("JUPYTERHUB_USER", raising=False)
+        env, _ = notebook_as(lab, learner, mp)
+    student = grading.read(LABS / lab / f"{lab}.ipynb")
+    master = grading.read(grading.solution_path(lab))
+    answers, cells = grading.solution_answers(master), grading.answer_cells(student)
+    for q in PARAMETERISED[lab]:
+        for index, code in zip(cells[q], answers[q]):
+            names = ASSIGNED.findall(code)
+            assert names, f"{lab} {q}: no assignment in {code!r}"
+            student["cells"][index]["source"] = "\n".join(f"{n} = {native(env[n])!r}" for n in names)
+    typed = [c for c in student["cells"] if c["cell_type"] == "code" and 'params.learner_id("")' in grading._source(c)]
+    assert len(typed) == 1, f"{lab}: the learner-id cell is missing from the student notebook"
+    typed[0]["source"] = grading._source(typed[0]).replace('params.learner_id("")', f'params.learner_id("{learner}")')
+    return grading.copy_notebook(student, work / f"{lab}.ipynb")
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """{(lab, kind): Result or GradingError}: bob's notebook of each lab graded three ways."""
+    work = tmp_path_factory.mktemp("params")
+    labs = sorted(PARAMETERISED)
+    zips = grading.assign_many([grading.solution_path(lab) for lab in labs], work, parallel=2)
+    notebooks = {}
+    for lab in labs:
+        folder = work / lab
+        folder.mkdir()
+        notebooks[lab] = answered_for(lab, BOB, folder)
+    out = {}
+    for kind, learner in KINDS.items():
+        with pytest.MonkeyPatch.context() as mp:    # the forked graders inherit this environment
+            mp.delenv("JUPYTERHUB_USER", raising=False)
+            if learner:
+                mp.setenv("CEPHLAB_LEARNER", learner)
+            else:
+                mp.delenv("CEPHLAB_LEARNER", raising=False)
+            jobs = [(notebooks[lab], zips[grading.solution_path(lab)]) for lab in labs]
+            for lab, outcome in zip(labs, grading.run_gradings(jobs, parallel=2, timeout=600)):
+                out[lab, kind] = outcome
+    assert "CEPHLAB_LEARNER" not in os.environ or os.environ["CEPHLAB_LEARNER"] != ALICE
+    return out
+
+
+def outcome(graded, lab, kind):
+    r = graded[lab, kind]
+    if isinstance(r, Exception):
+        raise r
+    return r
+
+
+@pytest.mark.timeout(1200)
+@pytest.mark.parametrize("lab", sorted(PARAMETERISED))
+def test_right_for_own_parameters_gets_full_marks(graded, lab):
+    for kind in ("typed id", "as bob"):
+        r = outcome(graded, lab, kind)
+        assert r.score == r.possible > 0, f"{lab}, {kind}: {r.questions}"
+
+
+@pytest.mark.timeout(1200)
+@pytest.mark.parametrize("lab", sorted(PARAMETERISED))
+def test_right_for_another_learner_scores_zero(graded, lab):
+    r = outcome(graded, lab, "as alice")
+    assert r.possible > 0 and r.score == 0, f"{lab}: bob's answers graded as alice: {r.questions}"
