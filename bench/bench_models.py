@@ -17,8 +17,20 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from models import (capacity, database, filestore, iops, pgs, placement, recovery, redundancy,  # noqa: E402
-                    threads, throttle, waf, writepath)
+from models import (  # noqa: E402
+    capacity,
+    database,
+    filestore,
+    iops,
+    pgs,
+    placement,
+    recovery,
+    redundancy,
+    threads,
+    throttle,
+    waf,
+    writepath,
+)
 
 BASELINE = Path(__file__).resolve().parent / "results" / "models-baseline.json"
 N = 200
@@ -26,8 +38,10 @@ X01 = np.linspace(0.0, 1.0, N)
 EC42 = redundancy.erasure(4, 2)
 
 SWEEPS = {
-    "redundancy.annual_loss_probability (afr)": lambda: redundancy.annual_loss_probability(EC42, np.linspace(0.001, 0.2, N), 1.0),
-    "redundancy.annual_loss_probability (days)": lambda: redundancy.annual_loss_probability(EC42, 0.05, np.linspace(0.1, 30, N)),
+    "redundancy.annual_loss_probability (afr)":
+        lambda: redundancy.annual_loss_probability(EC42, np.linspace(0.001, 0.2, N), 1.0),
+    "redundancy.annual_loss_probability (days)":
+        lambda: redundancy.annual_loss_probability(EC42, 0.05, np.linspace(0.1, 30, N)),
     "redundancy.nines": lambda: redundancy.nines(np.logspace(-15, -1, N)),
     "redundancy.usable_capacity": lambda: redundancy.usable_capacity(np.linspace(1, 1000, N), EC42, 0.85),
     "iops.expected_write_iops": lambda: iops.expected_write_iops(600, np.arange(1, N + 1), 3),

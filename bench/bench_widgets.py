@@ -92,7 +92,8 @@ def row(lab: str, frontend: str, renderer: str, result) -> dict:
 def print_table(rows: list[dict]):
     def f(v):
         return f"{v:6.0f}" if v is not None else "     -"
-    print(f"{'lab':28s} {'front end':10s} | {'ipympl: median   p95   max':27s} | {'canvas: median   p95   max':27s} | moves")
+    print(f"{'lab':28s} {'front end':10s} | {'ipympl: median   p95   max':27s} | "
+          f"{'canvas: median   p95   max':27s} | moves")
     keyed = {(r["lab"], r["frontend"], r["renderer"]): r for r in rows}
     for lab, frontend in dict.fromkeys((r["lab"], r["frontend"]) for r in rows):
         cells, n = [], []
@@ -108,7 +109,8 @@ def print_table(rows: list[dict]):
             p95 = [r["p95"] for r in rows if r["renderer"] == renderer and r["frontend"] == frontend
                    and r["p95"] is not None]
             if ms:
-                print(f"{renderer:7s} {frontend:10s}: median of medians {np.median(ms):.0f} ms, worst p95 {max(p95):.0f} ms")
+                print(f"{renderer:7s} {frontend:10s}: median of medians {np.median(ms):.0f} ms, "
+                      f"worst p95 {max(p95):.0f} ms")
 
 
 def main():

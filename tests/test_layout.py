@@ -18,7 +18,8 @@ def test_ci_runs_exactly_the_readme_test_command():
     readme = (ROOT / "README.md").read_text()
     ci = (ROOT / ".ci" / "run").read_text()
     assert "make test" in readme
-    commands = [l.strip() for l in ci.splitlines() if l.strip() and not l.lstrip().startswith(("#", "set ", "cd "))]
+    commands = [line.strip() for line in ci.splitlines()
+                if line.strip() and not line.lstrip().startswith(("#", "set ", "cd "))]
     assert commands == ["make test"]
     assert os.stat(ROOT / ".ci" / "run").st_mode & stat.S_IXUSR
 
@@ -28,7 +29,7 @@ def test_every_data_table_has_a_source_column():
     tables = sorted((ROOT / "data").glob("*.csv"))
     assert tables, "data/ holds no CSV tables"
     for path in tables:
-        lines = [l for l in path.read_text().splitlines() if not l.startswith("#")]
+        lines = [line for line in path.read_text().splitlines() if not line.startswith("#")]
         rows = list(csv.DictReader(lines))
         assert rows, f"{path.name} has no rows"
         assert "source" in rows[0], f"{path.name} has no source column"

@@ -235,7 +235,7 @@ def metadata_bench(roots, files=100, workers=4, layout="shared", tag="md", count
         spent = [0.0] * workers
         errors = []
 
-        def work(w):
+        def work(w, op=op, barrier=barrier, spent=spent, errors=errors):
             names = [dirs[w] / f"f{w}-{i}" for i in range(files)]
             barrier.wait()
             t = time.perf_counter()

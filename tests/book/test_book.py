@@ -44,7 +44,7 @@ def test_otter_cells_and_markers_are_gone(lab01_site):
 
 def test_each_question_is_labelled_and_its_tests_folded_once(lab01_site):
     labels = [src(c) for c in lab01_site["cells"] if c["cell_type"] == "markdown" and "Graded question" in src(c)]
-    assert [re.search(r"\*\*(q\d)\*\*, (\d) point", l).groups() for l in labels] == [
+    assert [re.search(r"\*\*(q\d)\*\*, (\d) point", label).groups() for label in labels] == [
         ("q1", "1"), ("q2", "1"), ("q3", "2"), ("q4", "1"), ("q5", "1"), ("q6", "2")]
     folded = [src(c) for c in lab01_site["cells"] if "hide-cell" in c["metadata"].get("tags", [])]
     assert len(folded) == 6, "one folded test cell per question"

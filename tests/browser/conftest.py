@@ -33,7 +33,8 @@ def artifacts() -> Path:
 
 @pytest.fixture(scope="package")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (bash cephlab/bootstrap.sh setup)")
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="pip install playwright (bash cephlab/bootstrap.sh setup)")
     exe = chromium_path()
     if exe is None:
         pytest.skip("the OS's Chromium is missing: sudo apt-get install chromium "

@@ -9,7 +9,8 @@ def pytest_terminal_summary(terminalreporter):
     if not SCORES:
         return
     terminalreporter.write_sep("-", "grading: otter run per lab (hidden tests included)")
-    terminalreporter.write_line("lab | untouched student | copied literals (questions scoring) | solution | one question answered")
+    terminalreporter.write_line("lab | untouched student | copied literals (questions scoring) | solution | "
+                                "one question answered")
     for lab, s in sorted(SCORES.items()):
         terminalreporter.write_line(f"{lab} | {s['student']} | {s.get('copied', '-')} | {s['solution']} | {s['one']}")
     if SECONDS:

@@ -152,7 +152,8 @@ def test_a_stale_autograder_is_made_again(tmp_path, monkeypatch):
         return out
     monkeypatch.setattr(grading, "otter_assign", fake_assign)
     made = grading.autograder_zip(sol, tmp_path / "work", cached=cached)
-    assert made.name == "01-redundancy-autograder.zip" and made.parent.parent == tmp_path / "work" / "assign-01-redundancy"
+    assert made.name == "01-redundancy-autograder.zip"
+    assert made.parent.parent == tmp_path / "work" / "assign-01-redundancy"
 
 
 def test_the_kernel_cannot_reach_a_cluster_while_grading():

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cephlab.course import grading
-from cephlab.course import student_release
+from cephlab.course import grading, student_release
 from cephlab.course.notebooks import ROOT
 from tests.leaks import folder_texts, leaks, masters, secrets
 
@@ -145,7 +144,8 @@ def test_a_leak_stops_the_build(tmp_path):
 def test_files_a_gitignore_names_stay_out(tmp_path):
     """A Vagrant cluster's exported keyring and ssh key, caches, checkpoints: never shipped."""
     fake = tmp_path / "root"
-    for rel in ("Makefile", "cephlab/course/learner-README.md", ".gitignore", "vagrant/.gitignore", "vagrant/README.md"):
+    for rel in ("Makefile", "cephlab/course/learner-README.md", ".gitignore", "vagrant/.gitignore",
+                "vagrant/README.md"):
         (fake / rel).parent.mkdir(parents=True, exist_ok=True)
         (fake / rel).write_text((ROOT / rel).read_text())
     for rel in ("vagrant/.export/ceph.client.admin.keyring", "vagrant/.vagrant/machines/id",

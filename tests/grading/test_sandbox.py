@@ -15,8 +15,7 @@ import pytest
 
 from cephlab import cli
 from cephlab.cli import grade as cli_grade
-from cephlab.course import grading
-from cephlab.course import sandbox
+from cephlab.course import grading, sandbox
 from cephlab.course.notebooks import LABS, ROOT
 
 pytestmark = pytest.mark.skipif(not __import__("shutil").which("bwrap"),
@@ -29,8 +28,9 @@ def shared(tmp_path):
     return sandbox.write_shared(tmp_path / "shared")
 
 
-def run_inside(code, shared, job, box=sandbox.Sandbox(), timeout=60):
+def run_inside(code, shared, job, box=None, timeout=60):
     """Run `python -c code` in a sandbox the way grading starts one (limits set in the child)."""
+    box = box or sandbox.Sandbox()
     job.mkdir(exist_ok=True)
     argv = box.command(job, [sys.executable, "-c", code], shared)
     return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, preexec_fn=box.limit)

@@ -1,7 +1,8 @@
 """models.metadata: closed-loop MDS throughput and seed 004's shared-directory penalty."""
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from models import metadata as md
 
@@ -26,7 +27,8 @@ def test_seed_factor_golden_values():
     # rounded as quoted in the lab (seed 004)
     assert round(md.seed_serialisation("File Creation"), 3) == 1.643
     assert round(md.seed_serialisation("File Rename"), 2) == 6.34
-    assert md.seed_serialisation("File Rename") > md.seed_serialisation("File Removal") > md.seed_serialisation("File Creation")
+    serialisation = md.seed_serialisation
+    assert serialisation("File Rename") > serialisation("File Removal") > serialisation("File Creation")
 
 
 def test_seed_service_time_and_littles_law():

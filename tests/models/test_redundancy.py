@@ -3,11 +3,21 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from models.redundancy import (Scheme, annual_loss_probability, durability_nines, erasure, nines,
-                               data_survives, replicated, serves_io, stripe_loss_probability,
-                               usable_capacity)
+from models.redundancy import (
+    Scheme,
+    annual_loss_probability,
+    data_survives,
+    durability_nines,
+    erasure,
+    nines,
+    replicated,
+    serves_io,
+    stripe_loss_probability,
+    usable_capacity,
+)
 
 # Seed 000_ff3932318711fad8.txt (NAVER 2017): replicated "200 % overhead", erasure coded "50 %".
 # min_size: Ceph v16.2.15 config.h (size - size//2) and OSDMonitor::prepare_pool_size (k + min(1, m-1)).
@@ -44,7 +54,7 @@ def test_replicated_k_and_m():
 
 
 def test_scheme_is_frozen():
-    with pytest.raises(Exception):
+    with pytest.raises(AttributeError):          # dataclasses.FrozenInstanceError
         replicated(3).k = 2
 
 

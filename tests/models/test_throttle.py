@@ -4,10 +4,16 @@ import subprocess
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from models.throttle import (FILESTORE_THROTTLE_OPTIONS, WBTHROTTLE_XFS_OPTIONS,
-                             backoff_delay, filestore_throttle_params, max_rate)
+from models.throttle import (
+    FILESTORE_THROTTLE_OPTIONS,
+    WBTHROTTLE_XFS_OPTIONS,
+    backoff_delay,
+    filestore_throttle_params,
+    max_rate,
+)
 
 # Hand-computed from BackoffThrottle::_get_delay (src/common/Throttle.cc) with
 # low 0.3, high 0.9, expected 200 ops/s, high_multiple 2, max_multiple 10:
@@ -151,8 +157,12 @@ def test_option_defaults_match_installed_ceph():
 
 
 # -- BlueStore's byte throttles ---------------------------------------------------------------
-from models.throttle import (BLUESTORE_THROTTLE_OPTIONS, bluestore_deferred_throttle_max,
-                             bluestore_max_inflight, bluestore_txc_cost)
+from models.throttle import (  # noqa: E402  (this section's names, next to its tests)
+    BLUESTORE_THROTTLE_OPTIONS,
+    bluestore_deferred_throttle_max,
+    bluestore_max_inflight,
+    bluestore_txc_cost,
+)
 
 # Hand-computed from BlueStore::_txc_calc_cost (cost = ios * cost_per_io + bytes) with the
 # Pacific defaults; 675547 B per 4 KiB write was measured on the lab cluster (perf dump

@@ -87,7 +87,8 @@ def test_start_runs_cephlab_up_then_the_server(tmp_path, up_exit):
 
 def test_postbuild_links_the_system_rados_bindings(tmp_path):
     """Here (Debian 12) the system Python is 3.11, so run postBuild with that interpreter."""
-    suffix = subprocess.run(["/usr/bin/python3", "-c", "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))"],
+    code = "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))"
+    suffix = subprocess.run(["/usr/bin/python3", "-c", code],
                             capture_output=True, text=True).stdout.strip()
     if not Path(f"/usr/lib/python3/dist-packages/rados{suffix}").exists():
         pytest.skip("python3-rados is not installed (bash cephlab/bootstrap.sh setup)")
