@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from cephlab.course import grading# noqa: E402
+from cephlab.course import grading  # noqa: E402
 from cephlab.course.notebooks import LABS  # noqa: E402
 
 LAB = "01-redundancy"

@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.bench_models import median_ms  # noqa: E402  (one timing helper for every bench)
 from models import capacity, pgs, placement  # noqa: E402
 from models.redundancy import replicated  # noqa: E402
-from bench.bench_models import median_ms  # noqa: E402  (one timing helper for every bench)
 
 PG_NUMS = np.unique(np.geomspace(8, 4096, 200).astype(int))
 REP1 = replicated(1)

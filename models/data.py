@@ -5,7 +5,7 @@ Every CSV has a `source` column naming where each row comes from (seed file or p
 from __future__ import annotations
 
 import csv
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -20,7 +20,7 @@ def _parse(text):
     return text
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read(name):
     path = DATA_DIR / f"{name}.csv"
     if not path.exists():

@@ -1,8 +1,8 @@
 """environment.yml (conda/Binder) must list exactly the Python dependencies of pyproject.toml."""
 import re
-import tomllib
 from pathlib import Path
 
+import tomllib
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent

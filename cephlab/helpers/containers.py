@@ -15,12 +15,11 @@ import os
 import re
 import time
 
-from models.crush import objects, parse_json
-
 from cephlab.cluster.api import Cluster
 from cephlab.core import run
 from cephlab.core.errors import ClusterError
 from cephlab.core.poll import poll_until
+from models.crush import objects, parse_json
 
 SKIP = ("skipped: needs a cephadm cluster: the container hosts (`cephlab up --backend cephadm`, "
         "root and podman) or the VMs (`make vagrant-check`); then run the notebook with "

@@ -62,7 +62,7 @@ class JupyterLabServer:
             path.write_text(json.dumps(values))
         return settings
 
-    def start(self, timeout: float = 120.0) -> "JupyterLabServer":
+    def start(self, timeout: float = 120.0) -> JupyterLabServer:
         settings = self._write_settings()
         args = [str(self.jupyter), "lab", "--no-browser", f"--port={self.port}",
                 "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0",

@@ -4,8 +4,14 @@ import os
 
 import pytest
 
-from cephlab.helpers.connections import (ClientCrowd, _endpoint, connection_counts, primary_object_names,
-                                 process_threads, tcp_table)
+from cephlab.helpers.connections import (
+    ClientCrowd,
+    _endpoint,
+    connection_counts,
+    primary_object_names,
+    process_threads,
+    tcp_table,
+)
 
 pytestmark = pytest.mark.cluster
 
@@ -49,8 +55,9 @@ def test_clients_add_one_connection_each(lab_cluster):
 
 
 def test_max_threads_during_sees_a_short_lived_thread(lab_cluster):
-    from cephlab.helpers.connections import max_threads_during
     import time
+
+    from cephlab.helpers.connections import max_threads_during
     result, peak = max_threads_during(lab_cluster, lambda: time.sleep(0.2) or 42)
     assert result == 42 and set(peak) >= {"mon.a", "osd.0"}
     with pytest.raises(ZeroDivisionError):

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cephlab.helpers import database
+from cephlab.helpers import cleanup, database
 from cephlab.helpers.latency import fsync_latencies_ms
-from cephlab.helpers import cleanup
 
 pytestmark = pytest.mark.cluster
 

@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from cephlab import Cluster
-from cephlab.helpers import cephfs
-from cephlab.backends.native import daemons
+from cephlab.backends.native import daemons, paths
 from cephlab.backends.native import lifecycle as native
-from cephlab.backends.native import paths
+from cephlab.helpers import cephfs
 
 pytestmark = pytest.mark.cluster
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,9 +5,8 @@ from pathlib import Path
 import pytest
 
 from cephlab import ClusterError
-from cephlab.backends.native import daemons
+from cephlab.backends.native import daemons, paths
 from cephlab.backends.native import lifecycle as native
-from cephlab.backends.native import paths
 
 pytestmark = pytest.mark.cluster
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from cephlab import ClusterNotRunning, Cluster
+from cephlab import Cluster, ClusterNotRunning
 from cephlab.backends.native import daemons
 from cephlab.backends.native import lifecycle as native
 

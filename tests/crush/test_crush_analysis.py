@@ -1,8 +1,8 @@
 """Balance, spread and data movement on known maps (numbers measured with the model)."""
+import crush_maps as maps
 import numpy as np
 import pytest
 
-import crush_maps as maps
 from models.crush import analysis as an
 from models.crush import mapper, parse_text
 

@@ -4,12 +4,12 @@ import re
 import shutil
 import subprocess
 
+import crush_maps as maps
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import crush_maps as maps
 from models.crush import objects, parse_text
 from models.crush.crushmap import ITEM_NONE
 

@@ -7,9 +7,8 @@ machinery changes mappings, so these tests are what establishes the model's corr
 import subprocess
 import sys
 
-import pytest
-
 import crush_maps as maps
+import pytest
 
 pytestmark = pytest.mark.oracle
 

@@ -1,7 +1,8 @@
 """models.capacity: seed 004's planning rule, fill ratios, MAX AVAIL and one OSD full = cluster full."""
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from models import capacity
 from models.redundancy import erasure, replicated

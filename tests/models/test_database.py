@@ -1,9 +1,11 @@
 """models.database: commit latency on Ceph, closed-loop tps, group commit, seed 002's batch time."""
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from models import database as db, writepath
+from models import database as db
+from models import writepath
 
 COMMIT = {
     # (net_ms, wal_ms, osd_ms, replicas, flushes): ms

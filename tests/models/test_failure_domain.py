@@ -4,7 +4,8 @@ import subprocess
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models import failure_domain as fd
 from models.crush import mapper

@@ -1,7 +1,8 @@
 """models.iops: seed 000's planning rule and measurements, Little's law, mixes, bounds."""
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from models import iops
 

@@ -1,10 +1,11 @@
 """models.recovery: Pacific's recovery throttles, declustered peers, the degraded window."""
-import subprocess
 import shutil
+import subprocess
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from models import recovery
 from models.redundancy import annual_loss_probability, erasure, replicated

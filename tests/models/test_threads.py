@@ -1,11 +1,17 @@
 """models.threads: seed 004's SimpleMessenger formula and the measured AsyncMessenger count."""
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from models import data
-from models.threads import (async_messenger_threads, headroom, host_threads,
-                            kernel_thread_limits, simple_messenger_threads)
+from models.threads import (
+    async_messenger_threads,
+    headroom,
+    host_threads,
+    kernel_thread_limits,
+    simple_messenger_threads,
+)
 
 # Seed 004 (Qihoo 360): 2 x (clients + 1 + 6 x pg_num_per_osd), worked by hand.
 GOLDEN = {

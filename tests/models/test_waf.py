@@ -2,11 +2,20 @@
 own BlueStore measurement (data/bluestore_waf_reference.csv)."""
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from models import data
-from models.waf import (BLUESTORE_JEWEL_HDD, FILESTORE_LONGTERM, MIB, bluestore_waf,
-                        filestore_waf, kstore_waf, longterm_breakdown, space_amplification)
+from models.waf import (
+    BLUESTORE_JEWEL_HDD,
+    FILESTORE_LONGTERM,
+    MIB,
+    bluestore_waf,
+    filestore_waf,
+    kstore_waf,
+    longterm_breakdown,
+    space_amplification,
+)
 
 MICRO = {(r["backend"], str(r["write_size"])): r["waf"]
          for r in data.load("seed003_waf_microbench")}

@@ -1,11 +1,11 @@
 """models.writepath: seed 000's write flow (primary -> replicas in parallel -> ack) as a latency sum."""
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from models import iops
-from models.writepath import (replica_round_trip_ms, serial_write_latency_ms, write_latency_ms,
-                              write_path_steps)
+from models.writepath import replica_round_trip_ms, serial_write_latency_ms, write_latency_ms, write_path_steps
 
 # Worked by hand from T = net + osd + max(disk, [R > 1] (2 net + osd + slowest)) + net.
 GOLDEN = {

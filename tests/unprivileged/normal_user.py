@@ -19,7 +19,7 @@ class NormalUser:
         self.name = name
         self.home = Path("/home") / name
 
-    def create(self) -> "NormalUser":
+    def create(self) -> NormalUser:
         subprocess.run(["useradd", "--create-home", "--home-dir", str(self.home), "--shell", "/bin/bash",
                         "--user-group", self.name], check=True, capture_output=True, text=True)
         entry = pwd.getpwnam(self.name)

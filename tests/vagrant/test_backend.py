@@ -13,6 +13,7 @@ from cephlab.backends.vagrant import lifecycle as vagrant
 from cephlab.cluster.api import Cluster
 from cephlab.core.errors import ClusterError, ClusterNotRunning
 from cephlab.helpers import smoke
+
 from .conftest import ROOT, VAGRANT_DIR, need
 
 CEPHLAB = [sys.executable, "-m", "cephlab.cli"]

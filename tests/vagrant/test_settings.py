@@ -5,9 +5,12 @@ import subprocess
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from cephlab.backends.vagrant import lifecycle as vagrant
+
 from .conftest import VAGRANT_DIR, need
 
 KNOWN = ("nodes, hostname_prefix, cpus, memory_mb, osd_disks, osd_disk_gb, private_network, "
