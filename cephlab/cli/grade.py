@@ -10,12 +10,13 @@ the autograder, --memory per process, --timeout); --no-sandbox runs learners' co
 """
 from __future__ import annotations
 
+import argparse
 import csv
 import sys
 import threading
 from pathlib import Path
 
-from cephlab.course import grading
+from cephlab.course import grading, params
 
 
 def register(sub):
@@ -36,6 +37,11 @@ def register(sub):
                    help="run learners' code without the sandbox, as you, with your files and network "
                         "(only for notebooks you trust, or where bwrap cannot run)")
     p.set_defaults(func=cmd_grade)
+
+    p = sub.add_parser("params", help="a learner's question parameters in a lab (labs 03, 05), "
+                                      "as their notebook shows them and their hidden tests use them")
+    p.add_argument("rest", nargs=argparse.REMAINDER, metavar="LAB LEARNER... [--json]")
+    p.set_defaults(func=lambda args: params.main(args.rest))
 
 
 def fmt(x):
