@@ -72,8 +72,10 @@ images() {
     if [ "$force" != 1 ] && image_has_key "$CEPH_IMAGE" "$ckey"; then
         log "$CEPH_IMAGE: cached (same key), no build"
     else
-        # a derived image with another key: what goes into the image changed, build it anew
-        { [ "$force" = 1 ] || podman image exists "$CEPH_IMAGE"; } && rebuild=1
+        # a derived image with another key: what goes into the image changed; build-image.sh
+        # builds it again (podman's layer cache keeps the steps whose text did not change)
+        if podman image exists "$CEPH_IMAGE"; then podman untag "localhost/ceph:v$release" > /dev/null 2>&1 || true; fi
+        [ "$force" = 1 ] && rebuild=1
         log "Ceph image: vagrant/provision/build-image.sh (rebuild $rebuild; minutes; log $STATE/host/provision.log)"
         CEPHLAB_STATE="$STATE/host" CEPHLAB_LOG="$STATE/host/provision.log" CEPHLAB_REBUILD="$rebuild" \
             CEPHLAB_DASHBOARD="$DASHBOARD" bash "$PROVISION_SRC/build-image.sh" \
@@ -218,6 +220,7 @@ provision() {
         -e CEPHLAB_IMAGE="$CEPH_IMAGE" -e CEPHLAB_OFFLINE=always -e CEPHLAB_DASHBOARD="$DASHBOARD" \
         -e CEPHLAB_EXPECTED_OSDS="$((NODES * OSD_DISKS))" -e CEPHLAB_HEALTH_TIMEOUT="$HEALTH_TIMEOUT" \
         -e CEPHLAB_SERVICES=/root/cephlab-provision/services-containers.yml \
+        -e CEPHLAB_EXTRA_CONF="$(printf '[mon]\nmon_data_avail_warn = 5')" \
         "$name" bash /root/cephlab-provision/cluster.sh || rc=$?
     if [ "$rc" -ne 0 ]; then
         if podman exec "$name" test -s /etc/ceph/ceph.conf; then export_files || true; fi

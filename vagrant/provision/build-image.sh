@@ -54,7 +54,7 @@ RUN apt-get update \\
       ceph-base=$CEPH_VERSION ceph-common=$CEPH_VERSION ceph-mon=$CEPH_VERSION \\
       ceph-mgr=$CEPH_VERSION ceph-mgr-cephadm=$CEPH_VERSION ceph-osd=$CEPH_VERSION \\
       ceph-mds=$CEPH_VERSION radosgw=$CEPH_VERSION$extra \\
-      lvm2 python3-execnet python3-pip python3-setuptools python3-wheel ca-certificates \\
+      lvm2 udev python3-execnet python3-pip python3-setuptools python3-wheel ca-certificates \\
  && rm -rf /var/lib/apt/lists/*
 COPY wheels/ /tmp/wheels/
 # remoto (cephadm module's ssh layer, not packaged in Debian 12): the local wheel, else PyPI;

@@ -9,6 +9,7 @@
 #   CEPHLAB_DASHBOARD       true | false
 #   CEPHLAB_EXPECTED_OSDS, CEPHLAB_HEALTH_TIMEOUT   for the health gate (health.sh)
 #   CEPHLAB_SERVICES        another service spec file (vagrant/containers: raw OSDs on loop devices)
+#   CEPHLAB_EXTRA_CONF      lines appended to the initial ceph.conf (vagrant/containers: [mon] ...)
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 require_root
@@ -82,6 +83,8 @@ auth_allow_insecure_global_id_reclaim = false
 [osd]
 osd_memory_target = 1073741824
 CONF
+    # e.g. vagrant/containers: the nodes share the host's disk, whose free share the mons judge
+    [ -z "${CEPHLAB_EXTRA_CONF:-}" ] || printf '%s\n' "$CEPHLAB_EXTRA_CONF" >> "$conf"
     local args=(--image "$IMAGE" bootstrap --mon-ip "$MON_IP" --config "$conf"
                 --ssh-private-key "$SSH_KEY" --ssh-public-key "$SSH_KEY.pub"
                 --skip-monitoring-stack --output-dir /etc/ceph)
