@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from .crushmap import OPS, Bucket, CrushMap, Rule, Step, WEIGHT_ONE
+from .crushmap import OPS, WEIGHT_ONE, Bucket, CrushMap, Rule, Step
 
 _TOKEN = re.compile(r"[{}\[\]]|[^\s{}\[\]]+")
 _RULE_TYPES = {"replicated": 1, "erasure": 3}
