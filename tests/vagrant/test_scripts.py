@@ -28,11 +28,12 @@ def test_shellcheck(script):
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
 def test_strict_mode_and_executable(script):
     text = script.read_text()
-    if script.name == "lib.sh":
+    if script.name in ("lib.sh", "common.sh"):          # sourced, not run
         assert "set -euo pipefail" in text
         return
     assert os.access(script, os.X_OK), f"{script.name} is not executable"
-    assert "set -euo pipefail" in text or 'source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"' in text
+    sources_strict = re.search(r'source "\$\(dirname "\$\{BASH_SOURCE\[0\]\}"\)/(lib|common)\.sh"', text)
+    assert "set -euo pipefail" in text or sources_strict
 
 
 def test_node_packages():
