@@ -190,6 +190,13 @@ nodes() {
         done
         [ "$s" = running ] || [ "$s" = degraded ] || die "systemd in $name is '$s' after 120 s: podman exec $name systemctl --failed"
         [ "$s" = degraded ] && log "$name: systemd degraded: $(podman exec "$name" systemctl --failed --plain --no-legend | awk '{print $1}' | paste -sd ' ' -)"
+        # privileged containers get every device of the host: a node keeps only its own loop
+        # devices, or ceph-volume on it finds (and activates) the OSDs of the other nodes
+        local own others=""
+        own=" $(node_devices "$i" | paste -sd ' ' -) "
+        for dev in /dev/loop[0-9]*; do [[ "$own" == *" $dev "* ]] || others+=" $dev"; done
+        # shellcheck disable=SC2086
+        [ -z "$others" ] || podman exec "$name" rm -f $others
         podman exec "$name" podman image exists "$CEPH_IMAGE" \
             || die "$name does not see $CEPH_IMAGE in the host's store (/var/lib/shared-images)"
         log "$name: systemd $s, sees $CEPH_IMAGE"
