@@ -35,7 +35,7 @@ def _skip_reason() -> str:
     return ""
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cephadm_export(tmp_path_factory):
     """Bring the cluster up (up.sh), yield the export folder; down.sh at the end."""
     reason = _skip_reason()
@@ -73,6 +73,6 @@ class Ceph:
                    input=input, text=False).stdout
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def ceph(cephadm_export) -> Ceph:
     return Ceph(cephadm_export)

@@ -59,6 +59,17 @@ image_has_key() {
     [ "$(podman image inspect --format '{{index .Labels "org.cephlab.key"}}' "$1" 2> /dev/null)" = "$2" ]
 }
 
+# Debian 12 has no python3-remoto (the mgr's cephadm module needs it): fetch its wheel here, where
+# pip trusts this network's TLS, so the image build installs it without reaching PyPI itself.
+remoto_wheel() {
+    local py="$VAGRANT_DIR/../.venv/bin/python"
+    compgen -G "$PROVISION_SRC/wheels/remoto-*.whl" > /dev/null && return 0
+    [ -x "$py" ] || py="$(command -v python3)"
+    log "remoto: pip wheel into provision/wheels/ (for the image build)"
+    "$py" -m pip wheel -q --no-deps -w "$PROVISION_SRC/wheels" remoto==1.2.1 \
+        || die "could not download the remoto wheel: pip wheel --no-deps -w vagrant/provision/wheels remoto==1.2.1"
+}
+
 images() {
     local release version t0 ckey nkey rebuild=0 force="${CEPHLAB_CEPHADM_REBUILD:-0}"
     version="$(dpkg-query -W -f='${Version}' cephadm 2> /dev/null)" \
@@ -76,6 +87,7 @@ images() {
         # builds it again (podman's layer cache keeps the steps whose text did not change)
         if podman image exists "$CEPH_IMAGE"; then podman untag "localhost/ceph:v$release" > /dev/null 2>&1 || true; fi
         [ "$force" = 1 ] && rebuild=1
+        remoto_wheel
         log "Ceph image: vagrant/provision/build-image.sh (rebuild $rebuild; minutes; log $STATE/host/provision.log)"
         CEPHLAB_STATE="$STATE/host" CEPHLAB_LOG="$STATE/host/provision.log" CEPHLAB_REBUILD="$rebuild" \
             CEPHLAB_DASHBOARD="$DASHBOARD" bash "$PROVISION_SRC/build-image.sh" \
