@@ -19,6 +19,7 @@ from tests.setup import programs
 OPTIONAL = {
     "fusermount3": "fallback name where only fuse3 is installed (Ubuntu 24.04); fusermount comes first",
     "vagrant": "the Vagrant backend, for instructors with hardware virtualization (vagrant/README.md)",
+    "podman": "the cephadm container backend, as root (vagrant/README.md, 'Hosts as containers')",
 }
 
 pytestmark = pytest.mark.skipif(shutil.which("dpkg-query") is None, reason="needs a Debian system (dpkg)")
@@ -75,13 +76,13 @@ def test_program_is_installed_by_the_setup(program, allowed):
 
 
 def test_a_list_without_fuse_would_fail(allowed):
-    """The negative control: drop `fuse` from the lab list and fusermount is not covered any more
+    """The negative control: drop `fuse3` from the lab list and fusermount is not covered any more
     (ceph-fuse and rbd-fuse only recommend it). This is the bug of issue 11."""
     packages = programs.installed_packages()
-    without = programs.listed_packages("lab") - {"fuse"}
+    without = programs.listed_packages("lab") - {"fuse3"}
     covered = programs.base_system(packages) | programs.installed_closure(without, packages)
     _, package = programs.providing_package("fusermount")
-    assert package == "fuse"
+    assert package == "fuse3"
     assert package in allowed["lab"] and package not in covered
 
 

@@ -40,7 +40,7 @@ def test_binder_environment_mirrors_environment_yml():
 
 
 def test_bootstrap_lists_are_parsed():
-    assert {"ceph-mon", "ceph-osd", "fio", "python3-rados", "fuse"} <= listed_packages("lab")
+    assert {"ceph-mon", "ceph-osd", "fio", "python3-rados", "fuse3"} <= listed_packages("lab")
     assert {"chromium", "vagrant", "shellcheck"} <= listed_packages("test")
 
 
