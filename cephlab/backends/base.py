@@ -162,7 +162,7 @@ class OrchestratorBackend(Backend):
     """A cephadm cluster: daemons are containers on hosts, managed through `ceph orch`; the host
     talks to it through a ceph.conf and keyring exported to a folder."""
 
-    daemon_timeout_s = 180.0
+    daemon_timeout_s = 300.0          # a daemon container starting in a VM or a nested node on a busy host
     orchestrated = True
     not_running_hint = "start it with `cephlab up --backend <name>`"
 
