@@ -59,14 +59,6 @@ def test_dirty_limit_is_the_ratio_of_memavailable(monkeypatch):
     assert capacity.dirty_limit_mib(0.1) == pytest.approx(800)
 
 
-@pytest.fixture
-def clock(monkeypatch):
-    from cephlab.core import poll
-    now = [0.0]
-    monkeypatch.setattr(poll, "CLOCK", lambda: now[0])
-    monkeypatch.setattr(poll, "SLEEP", lambda s: now.__setitem__(0, now[0] + s))
-    return now
-
 
 def test_wait_for_data_until_the_osds_report_it(clock):
     start = capacity.osd_usage_frame(ROWS)

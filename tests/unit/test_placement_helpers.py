@@ -40,13 +40,6 @@ class FakeCluster:
         return self.states.pop(0) if len(self.states) > 1 else self.states[0]
 
 
-@pytest.fixture
-def clock(monkeypatch):
-    now = [0.0]
-    monkeypatch.setattr(poll, "CLOCK", lambda: now[0])
-    monkeypatch.setattr(poll, "SLEEP", lambda s: now.__setitem__(0, now[0] + s))
-    return now
-
 
 def test_crush_snapshot_parses_both_dumps(monkeypatch):
     monkeypatch.setattr(placement.parse_json, "parse", lambda dump: ("crush", dump))

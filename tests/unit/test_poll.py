@@ -4,14 +4,6 @@ import pytest
 from cephlab.core import poll
 
 
-@pytest.fixture
-def clock(monkeypatch):
-    now = [0.0]
-    monkeypatch.setattr(poll, "CLOCK", lambda: now[0])
-    monkeypatch.setattr(poll, "SLEEP", lambda s: now.__setitem__(0, now[0] + s))
-    return now
-
-
 def test_returns_the_first_truthy_value(clock):
     values = iter([None, 0, {"osd.3": 42}])
     assert poll.poll_until(lambda: next(values), 10, "x") == {"osd.3": 42}
