@@ -22,7 +22,12 @@ if command -v podman > /dev/null; then
     done
     step "network $NETWORK_NAME"
     for n in $(lab_networks); do
+        # CNI leaves the bridge (and the address up.sh gave it) behind: remove it with the network
+        dev="$(podman network inspect --format '{{.NetworkInterface}}' "$n" 2> /dev/null || true)"
         if podman network rm -f "$n" > /dev/null 2>&1; then log "removed $n"; else warn "could not remove network $n"; fi
+        if [ -n "$dev" ] && ip link show "$dev" > /dev/null 2>&1; then
+            if ip link delete "$dev" 2> /dev/null; then log "removed bridge $dev"; else warn "could not remove bridge $dev"; fi
+        fi
     done
     podman network exists "$NETWORK_NAME" 2> /dev/null || log "gone"
 else

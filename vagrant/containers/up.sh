@@ -215,6 +215,18 @@ nodes() {
     done
 }
 
+host_address() {
+    # CNI (Debian 12's podman backend) gives an internal network's bridge no address on the host,
+    # netavark does: give it the network's gateway address, so this machine's ceph CLI and the
+    # notebooks reach the nodes. Internal stays internal: no NAT, no route out for the nodes.
+    local dev
+    dev="$(podman network inspect --format '{{.NetworkInterface}}' "$NETWORK_NAME" 2> /dev/null)"
+    if [ -z "$dev" ] || ! ip link show "$dev" > /dev/null 2>&1; then die "network $NETWORK_NAME has no bridge on this machine: podman network inspect $NETWORK_NAME"; fi
+    if ip -4 addr show dev "$dev" | grep -q "inet $NET\.1/"; then return 0; fi
+    ip addr add "$NET.1/24" dev "$dev" || die "could not give $dev the address $NET.1/24: ip addr add $NET.1/24 dev $dev"
+    log "host: $NET.1 on $dev (the nodes' network, for this machine's clients)"
+}
+
 all_nodes() {
     local i out=""
     for i in $(seq "$NODES"); do out+="$(node_name "$i")=$(node_ip "$i") "; done
@@ -295,6 +307,7 @@ network
 disks
 provision_dirs
 nodes
+host_address
 provision
 export_files
 check_from_host
