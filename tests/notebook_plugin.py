@@ -47,7 +47,7 @@ def shared_cluster():
         remove_stale_test_clusters()
         name = test_cluster_name()
         os.environ["CEPHLAB_NAME"] = name          # inherited by the notebooks' kernels
-        _shared["cluster"] = Cluster.start(name=name, osds=TEST_OSDS, progress=False)
+        _shared["cluster"] = Cluster.start(name=name, osds=TEST_OSDS, progress=False, backend="native")
     return _shared["cluster"]
 
 

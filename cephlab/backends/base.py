@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from cephlab.backends.settings import load_settings
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterError, ClusterNotRunning
+from cephlab.core.poll import poll_until
 
 State = dict[str, Any]
 
@@ -158,6 +159,9 @@ class Backend(ABC):
         return [f"  {d}" for d in self.daemons(cluster)]
 
 
+ACTION_RETRY_S = 10.0    # how often a `ceph orch daemon` action is asked for again
+
+
 class OrchestratorBackend(Backend):
     """A cephadm cluster: daemons are containers on hosts, managed through `ceph orch`; the host
     talks to it through a ceph.conf and keyring exported to a folder."""
@@ -229,7 +233,7 @@ class OrchestratorBackend(Backend):
 
     def stop_daemon(self, cluster: ClusterView, daemon: str, *, kill: bool = False) -> None:
         if not kill:                # systemd stops the daemon's container
-            cluster.ceph("orch", "daemon", "stop", daemon)
+            self._orch_action(cluster, daemon, "stop", "stopped")
             return
         # SIGKILL the container's unit, then keep systemd from restarting it (a crash that stays).
         unit = f"ceph-{cluster.state['fsid']}@{daemon}.service"
@@ -237,7 +241,27 @@ class OrchestratorBackend(Backend):
                           f"sh -c 'systemctl kill --signal=SIGKILL {unit}; systemctl stop {unit}'")
 
     def start_daemon(self, cluster: ClusterView, daemon: str) -> None:
-        cluster.ceph("orch", "daemon", "start", daemon)
+        self._orch_action(cluster, daemon, "start", "running")
+
+    def _orch_action(self, cluster: ClusterView, daemon: str, action: str, status: str) -> None:
+        """`ceph orch daemon <action>`, asked again until `ceph orch ps` shows `status`.
+
+        cephadm only schedules the action for its serve loop, and Pacific clears a daemon's
+        scheduled action after running the one before: an action asked for while the loop still
+        runs the previous one on the same daemon (a start right after a stop) is dropped."""
+        asks = [0]
+
+        def done() -> bool:
+            kind, _, ident = daemon.partition(".")       # Pacific's `orch ps` has no --daemon_name
+            rows = cluster.ceph("orch", "ps", "--daemon_type", kind, "--daemon_id", ident, "--refresh",
+                                timeout=60)
+            if asks[0] and any(r.get("status_desc") == status for r in rows):
+                return True
+            cluster.ceph("orch", "daemon", action, daemon)
+            asks[0] += 1
+            return False
+        poll_until(done, self.daemon_timeout_s, f"cephadm: {daemon} {status}", interval=ACTION_RETRY_S,
+                   hint="ceph orch ps; ceph log last cephadm")
 
     def add_osd(self, cluster: ClusterView) -> int:
         raise Unsupported(f"the {self.title} cluster makes one OSD per disk: raise osd_disks in "

@@ -7,16 +7,8 @@ import sys
 
 import pytest
 
-from cephlab.cluster.api import Cluster
 from cephlab.core.errors import ClusterError
 from cephlab.helpers import containers, smoke
-
-
-@pytest.fixture(scope="module")
-def cluster(cephadm_export):
-    c = Cluster.connect(backend="cephadm", dir=cephadm_export)
-    yield c
-    c.close()
 
 
 def test_connect_sees_a_remote_cephadm_cluster(cluster, ceph):

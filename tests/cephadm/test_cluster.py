@@ -87,19 +87,19 @@ def test_orch_ps_lists_the_daemons(ceph):
     assert {d["hostname"] for d in daemons} == {n["name"] for n in ceph.info["nodes"]}
 
 
-def test_orch_stops_and_starts_an_osd(ceph, pool):
+def test_orch_stops_and_starts_an_osd(ceph, cluster, pool):
     osd = min(_osd_hosts(ceph))
-    ceph("orch", "daemon", "stop", f"osd.{osd}")
+    cluster.stop_osd(osd, wait=False)       # `ceph orch daemon stop`
     poll_until(lambda: not _osd_up(ceph, osd), 180, f"osd.{osd} down after `ceph orch daemon stop`",
                interval=1)
-    ceph("orch", "daemon", "start", f"osd.{osd}")
+    cluster.start_osd(osd, wait=False)      # `ceph orch daemon start`, until cephadm runs it
     poll_until(lambda: _osd_up(ceph, osd), 300, f"osd.{osd} up after `ceph orch daemon start`",
                interval=2)
     poll_until(lambda: _all_clean(ceph), 600, "PGs active+clean again", interval=3)
     _read_back(ceph, pool)
 
 
-def test_a_lost_host_degrades_every_pg_with_a_copy_on_it(ceph, pool):
+def test_a_lost_host_degrades_every_pg_with_a_copy_on_it(ceph, cluster, pool):
     hosts = _osd_hosts(ceph)
     victim = ceph.info["nodes"][-1]["name"]
     victim_osds = {o for o, h in hosts.items() if h == victim}
@@ -111,7 +111,7 @@ def test_a_lost_host_degrades_every_pg_with_a_copy_on_it(ceph, pool):
         assert len(predicted) == PG_NUM, "with 3 hosts and size 3 every PG has a copy on each host"
     with_data = {p["pgid"] for p in pgs if p["stat_sum"]["num_objects"] > 0}
     for osd in sorted(victim_osds):
-        ceph("orch", "daemon", "stop", f"osd.{osd}")
+        cluster.stop_osd(osd, wait=False)
     try:
         poll_until(lambda: not any(_osd_up(ceph, o) for o in victim_osds), 180,
                    f"{victim}'s OSDs {sorted(victim_osds)} down", interval=1)
@@ -129,7 +129,7 @@ def test_a_lost_host_degrades_every_pg_with_a_copy_on_it(ceph, pool):
         _read_back(ceph, pool)
     finally:
         for osd in sorted(victim_osds):
-            ceph("orch", "daemon", "start", f"osd.{osd}")
+            cluster.start_osd(osd, wait=False)
     poll_until(lambda: all(_osd_up(ceph, o) for o in victim_osds), 300, f"{victim}'s OSDs up", interval=2)
     poll_until(lambda: _all_clean(ceph), 600, "PGs active+clean after the host came back", interval=3)
     _read_back(ceph, pool)

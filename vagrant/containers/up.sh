@@ -267,6 +267,9 @@ export_files() {
     tmp="$(mktemp -d)"
     podman cp "$name:/etc/ceph/ceph.conf" "$tmp/ceph.conf"
     podman cp "$name:/etc/ceph/ceph.client.admin.keyring" "$tmp/keyring"
+    # the conf names its keyring (as the Vagrantfile's export does): `rados -c`, `rbd -c` and fio
+    # then authenticate with it without a -k of their own
+    sed -i "s|^\[global\]\$|[global]\n\tkeyring = $(realpath "$EXPORT")/keyring|" "$tmp/ceph.conf"
     install -m 644 "$tmp/ceph.conf" "$EXPORT/ceph.conf"
     install -m 600 "$tmp/keyring" "$EXPORT/keyring"
     rm -rf "$tmp"

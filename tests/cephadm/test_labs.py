@@ -1,0 +1,53 @@
+"""Labs 01, 08 and 11 on the cephadm container cluster (issue 13, item 2).
+
+Each solution runs under nbval as on the native cluster (a nested pytest: its saved outputs are
+compared the same way), then each student version runs top to bottom. The kernels find the
+cephadm cluster through CEPHLAB_BACKEND=cephadm and its export folder; lab 11 also benchmarks the
+native test cluster, so that one is started first and shared (CEPHLAB_TEST_CLUSTER).
+"""
+import os
+import sys
+
+import nbformat
+import pytest
+
+from cephlab.core.run import run
+from tests.cephadm.conftest import ROOT
+from tests.notebook_plugin import test_cluster_name
+
+LABS = ["01-redundancy", "08-failure-and-recovery", "11-containers-and-cephadm"]
+NOTEBOOK_TIMEOUT_S = 3600
+
+
+def _env(export) -> dict[str, str]:
+    return {"CEPHLAB_BACKEND": "cephadm", "CEPHLAB_CEPHADM_EXPORT": str(export),
+            "CEPHLAB_TEST_CLUSTER": test_cluster_name(), "CEPHLAB_KEEP_TEST_CLUSTER": "1"}
+
+
+@pytest.mark.parametrize("lab", LABS)
+def test_solution_under_nbval(cephadm_export, lab_cluster, lab):
+    notebook = ROOT / "solutions" / f"{lab}.ipynb"
+    r = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(notebook)],
+            what=f"nbval {notebook.name} on the cephadm cluster", timeout=NOTEBOOK_TIMEOUT_S,
+            env=dict(os.environ, **_env(cephadm_export)), cwd=ROOT, check=False)
+    assert r.returncode == 0, f"{notebook.name} on cephadm:\n" + "\n".join(r.stdout.splitlines()[-60:])
+
+
+@pytest.mark.parametrize("lab", LABS)
+def test_student_version_runs_top_to_bottom(cephadm_export, lab_cluster, lab, monkeypatch):
+    """As tests/notebooks/test_labs.py does on the native cluster: every cell runs (even after an
+    error, so the clean-up cell still undoes the lab), and none raises."""
+    from nbclient import NotebookClient
+    for key, value in _env(cephadm_export).items():
+        monkeypatch.setenv(key, value)         # the kernel inherits this process's environment
+    monkeypatch.setenv("CEPHLAB_NAME", test_cluster_name())
+    path = ROOT / "labs" / lab / f"{lab}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=NOTEBOOK_TIMEOUT_S, kernel_name="python3", allow_errors=True,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    errors = [(i, o) for i, c in enumerate(nb.cells) if c.cell_type == "code"
+              for o in c.outputs if o.output_type == "error"]
+    assert not errors, "\n".join(f"cell {i}: {o.ename}: {o.evalue}" for i, o in errors)
+    skipped = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
+               for o in c.outputs if "skipped: needs a cephadm cluster" in str(o.get("text", ""))]
+    assert not skipped, f"cells {skipped} skipped their cluster part: the kernel did not find the cephadm cluster"
