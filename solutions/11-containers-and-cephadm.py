@@ -26,9 +26,11 @@
 #   across real hosts, halt a node and check the PG states and every checksum against the model.
 #
 # **You need:** nothing for the model part (it runs anywhere, in seconds). The cluster part runs
-# only on the Vagrant cluster of `vagrant/` (3 nodes x 2 OSDs, cephadm): start it with
-# `cephlab up --backend vagrant` and run this notebook with `CEPHLAB_BACKEND=vagrant`; about
-# 6-8 minutes there (a node reboots). Without it, every cluster cell says it is skipped.
+# only on a cephadm cluster of 3 hosts x 2 OSDs (`vagrant/settings.yml`): the container hosts
+# (`sudo cephlab up --backend cephadm`: root and podman, no virtualization) or the Vagrant VMs
+# (`cephlab up --backend vagrant`: KVM or VirtualBox). Run this notebook with
+# `CEPHLAB_BACKEND=cephadm` (or `vagrant`); its cluster part takes a few minutes there (a host
+# stops and comes back). Without such a cluster, every cluster cell says it is skipped.
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -100,15 +102,15 @@ pd.DataFrame({"thesis (docker run)": ct.thesis_layout("osd.3"),
 
 # %% [markdown]
 # ### One host stops
-# The Vagrant cluster has 3 hosts with 2 OSDs each. A size-3 pool with `min_size` 2: the table
-# gives the share of PGs that lose 0, 1, 2 or 3 shards when one host stops — from the
-# hypergeometric model (PGs placed uniformly on equal weights) and from CRUSH itself on the same
-# map (1024 PGs of pool 1, host `ceph3`) — then the share that stops serving I/O and whether Ceph
-# can rebuild the missing shards while the host stays down.
+# Take a cluster of 4 hosts with 2 OSDs each (one host more than the lab's cephadm cluster, whose
+# numbers are yours to work out in Q2). A size-3 pool with `min_size` 2: the table gives the share
+# of PGs that lose 0, 1, 2 or 3 shards when one host stops — from the hypergeometric model (PGs
+# placed uniformly on equal weights) and from CRUSH itself on the same map (1024 PGs of pool 1,
+# host `ceph4`) — then the share that stops serving I/O and whether Ceph can rebuild the missing
+# shards while the host stays down. `host_failure_table(hosts, per_host)` draws it for any shape.
 
 # %%
-HOSTS, PER_HOST, SIZE, MIN_SIZE, PG_NUM = 3, 2, 3, 2, 1024
-VAGRANT_MAP = fd.hosts_map(HOSTS, PER_HOST)
+HOSTS, PER_HOST, SIZE, MIN_SIZE, PG_NUM = 4, 2, 3, 2, 1024
 
 
 def host_failure_table(hosts=HOSTS, per_host=PER_HOST, size=SIZE, min_size=MIN_SIZE, pg_num=PG_NUM):
@@ -130,16 +132,17 @@ def host_failure_table(hosts=HOSTS, per_host=PER_HOST, size=SIZE, min_size=MIN_S
 host_failure_table()
 
 # %% [markdown]
-# With domain *host* every PG loses exactly one shard: all of them turn `active+undersized+degraded`
-# and keep serving I/O, but none can be rebuilt, because only two hosts are left for three copies.
-# With domain *osd* a fifth of the PGs lose two shards and block; the rest could be rebuilt on
-# the other host's OSDs once the stopped OSDs are marked out (after 600 s).
+# With domain *host* a PG holds at most one shard on any host, so no PG loses more than one: the
+# ones with a shard there turn `active+undersized+degraded` and keep serving I/O, and they heal
+# only if enough hosts are left to take the missing copy. With domain *osd* CRUSH may put two
+# shards of a PG on the same host: those PGs lose two and block until the host returns, while the
+# rest could be rebuilt on the other hosts' OSDs once the stopped OSDs are marked out (after 600 s).
 
 # %% [markdown]
 # ### More hosts, more OSDs per host
 # Move the sliders: the share of PGs that block when one host stops, for both domains, as the
 # cluster grows. More hosts dilute the risk of domain *osd*; only domain *host* removes it. The
-# readout gives the Vagrant shape and a 10-host cluster.
+# readout gives a 4-host and a 10-host cluster.
 
 # %% tags=["nbval-ignore-output"]
 HOST_COUNTS = np.arange(2, 25)
@@ -168,7 +171,7 @@ def blocked_readout(per_host, size, min_size):
         v = blocked_curve(np.array([hosts]), per_host, size, min_size, domain)[0]
         return "n/a" if np.isnan(v) else f"{v:.1%}"
     return (f"size {size}, min_size {min(min_size, size)}, {per_host} OSDs per host — blocked PGs: "
-            f"3 hosts: osd {pct(3, 'osd')}, host {pct(3, 'host')}; "
+            f"4 hosts: osd {pct(4, 'osd')}, host {pct(4, 'host')}; "
             f"10 hosts: osd {pct(10, 'osd')}, host {pct(10, 'host')}")
 
 
@@ -232,7 +235,7 @@ assert q1_data_dir == f"/var/lib/ceph/{FSID}/osd.7", "The host folder is /var/li
 # all_or_nothing: true
 
 # %% [markdown]
-# **Q2.** On the Vagrant cluster (3 hosts x 2 OSDs), a size-3 pool with `min_size` 2 uses a rule
+# **Q2.** On the lab's cephadm cluster (3 hosts x 2 OSDs), a size-3 pool with `min_size` 2 uses a rule
 # with failure domain *osd*. One host stops. What share of its PGs stops serving I/O? Store it in
 # `q2_blocked`.
 
@@ -271,7 +274,7 @@ assert abs(q2_blocked - fd.shard_loss_distribution(3, 2, 3, "osd")[2:].sum()) < 
 # %% [markdown]
 # **Q3.** A size-3 pool with failure domain *host*: one host stays down for a day. What is the
 # smallest number of hosts with which Ceph can rebuild every missing copy on the remaining hosts
-# meanwhile? Store it in `q3_hosts`. And does the 3-host Vagrant cluster heal in that case? Store
+# meanwhile? Store it in `q3_hosts`. And does the lab's 3-host cluster heal in that case? Store
 # a boolean in `q3_vagrant_heals`.
 
 # %% [raw]
@@ -312,15 +315,16 @@ assert not fd.recovers_without_host(q3_hosts - 1, 2, 3, "host") and fd.recovers_
 
 # %% [markdown]
 # **Q4.** In the thesis every daemon ran in a container on *one* Docker host, with 12 OSDs whose
-# disks came from three machines over iSCSI. Seen from CRUSH's point of view that is one host.
-# If the Docker host stops, what share of the PGs of a size-3 pool has *no* shard left running?
-# Store it in `q4_unavailable`.
+# disks came from three machines over iSCSI. Seen from CRUSH's point of view that is one host: if
+# it stops, every PG is gone. Suppose the thesis had spread the same 12 OSDs over 3 Docker hosts
+# (4 each) but kept a size-3 pool with failure domain *osd*. If one Docker host stops, what share
+# of the PGs has *no* shard left running? Store it in `q4_unavailable`.
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q4_unavailable = fd.unavailable_fraction(1, 12, 3, "osd")  # SOLUTION
+q4_unavailable = fd.unavailable_fraction(3, 4, 3, "osd")  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -329,12 +333,12 @@ q4_unavailable = fd.unavailable_fraction(1, 12, 3, "osd")  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert isinstance(q4_unavailable, float) and 0 < q4_unavailable and q4_unavailable * 100 <= 100, \
-    "A fraction of the PGs, at most 100 % (not a percentage, not a count): how many shards of any PG keep running on other hosts?"
+assert isinstance(q4_unavailable, float) and 0 < q4_unavailable < 1, \
+    "A fraction of the PGs (not a percentage, not a count), above 0 and below the one-host case: a PG is gone only if all 3 of its shards were on the stopped host"
 
 # %%
 # HIDDEN
-assert abs(q4_unavailable - fd.shard_loss_distribution(1, 12, 3, "osd")[-1]) < 1e-12 and isinstance(q4_unavailable, float), "Use fd.unavailable_fraction(hosts=1, osds_per_host=12, size=3, domain='osd')"
+assert abs(q4_unavailable - fd.shard_loss_distribution(3, 4, 3, "osd")[-1]) < 1e-12 and isinstance(q4_unavailable, float), "Count the PGs whose 3 shards all sit on the stopped host's 4 OSDs, as a fraction of all PGs"
 
 # %% [raw]
 # # END TESTS
@@ -343,10 +347,10 @@ assert abs(q4_unavailable - fd.shard_loss_distribution(1, 12, 3, "osd")[-1]) < 1
 # # END QUESTION
 
 # %% [markdown]
-# ## Measure on the Vagrant cluster
+# ## Measure on the cephadm cluster
 #
-# From here on the notebook talks to the cephadm cluster of `vagrant/`. Everything it creates is
-# named `lab11-…` and removed in the last cell. Without that cluster each cell prints why it
+# From here on the notebook talks to the cephadm cluster (container hosts or Vagrant VMs).
+# Everything it creates is named `lab11-…` and removed in the last cell. Without that cluster each cell prints why it
 # skips, and the comparisons are empty.
 
 # %% tags=["nbval-ignore-output"]
@@ -360,7 +364,7 @@ if READY:
     lab = LabSession("11", min_osds=6)
     c = lab.cluster
     HOST_OSDS = containers.hosts(c)
-    print(f"Vagrant cluster {c.state.get('fsid')}: {c.health()}, hosts {HOST_OSDS}")
+    print(f"cephadm cluster {c.state.get('fsid')} ({c.backend.title}): {c.health()}, hosts {HOST_OSDS}")
 else:
     print(f"{containers.SKIP} ({WHY})")
 
@@ -377,9 +381,12 @@ if READY:
     ps = containers.orch_ps(c, refresh=True)
     counts = containers.daemon_counts(ps)
     spec = {"mon": 3, "mgr": 2, "osd": settings["nodes"] * settings["osd_disks"], "crash": settings["nodes"]}
+    wrong = {"mon": ("only the bootstrap mon", 1), "mgr": ("a mgr on every host", settings["nodes"]),
+             "osd": ("one OSD per host", settings["nodes"]), "crash": ("only on the bootstrap host", 1)}
     for kind, n in spec.items():
         daemons.add(f"{kind} containers running", model=n, measured=counts.get(kind, 0), rel_tol=0,
-                    why="cephadm converges to the spec; a missing one shows in `ceph orch ps` as stopped or error")
+                    why="cephadm converges to the spec; a missing one shows in `ceph orch ps` as stopped or error",
+                    control=wrong[kind])
     display(pd.DataFrame(ps).set_index(["host", "daemon"]))
 else:
     print(containers.SKIP)
@@ -411,7 +418,7 @@ if READY:
 else:
     print(containers.SKIP)
 
-# %%
+# %% tags=["nbval-ignore-output"]
 if READY:
     assert redeploy["container before"] != redeploy["container after"], "the redeploy kept the old container"
     assert redeploy["uuid kept"] and redeploy["objects damaged"] == 0, redeploy
@@ -422,9 +429,9 @@ else:
 
 # %% [markdown]
 # ### rados bench across hosts
-# The thesis measured with `rados bench` (16 threads for 10 s). We run the same on the Vagrant
+# The thesis measured with `rados bench` (16 threads for 10 s). We run the same on the cephadm
 # cluster and, if the native lab cluster is running too, on it. Every write crosses the virtual
-# network twice (client to primary, primary to the replicas), so the Vagrant latency should
+# network twice (client to primary, primary to the replicas), so the cephadm cluster's latency should
 # exceed the local one by at least two round trips. Little's law checks each run: IOPS =
 # threads / mean latency.
 
@@ -434,26 +441,26 @@ if READY:
     from cephlab import Cluster
     from cephlab.helpers.lab import cluster_name
     THREADS = 16
-    results = {"Vagrant (3 hosts)": c.rados_bench(pool_host, 10, block_size=4096, threads=THREADS)}
+    results = {"cephadm (3 hosts)": c.rados_bench(pool_host, 10, block_size=4096, threads=THREADS)}
     try:
         local = Cluster.connect(name=cluster_name(), backend="native")
         with local.resources() as r:
             results["native (one machine)"] = local.rados_bench(r.replicated_pool("lab11-local", size=3, pg_num=32),
                                                                 10, block_size=4096, threads=THREADS)
-    except Exception as e:          # no native cluster on this machine: compare the Vagrant run alone
+    except Exception as e:          # no native cluster on this machine: compare the cephadm run alone
         print(f"no native lab cluster to compare with ({e})")
-    mon_ip = vg.nodes(settings)[0][1]          # node 1, the first monitor
+    mon_ip = containers.monitor_address(c)     # node 1, the first monitor
     rtt = containers.ping_ms(mon_ip)
     for label, b in results.items():
         bench.add(f"IOPS, {label}", model=THREADS / (b.lat_mean_ms / 1000), measured=b.iops, unit="IOPS",
-                  rel_tol=0.15, why="Little's law with 16 ops always in flight; ramp-up and the last second blur it")
-    if len(results) == 2 and rtt:
-        extra = results["Vagrant (3 hosts)"].lat_mean_ms - results["native (one machine)"].lat_mean_ms
-        bench.add_bound("2 round trips <= extra Vagrant latency", bound=extra, measured=2 * rtt, unit="ms",
-                        rel_tol=0.0, why="each write crosses the network client->primary and primary->replicas")
+                  rel_tol=0.15, why="Little's law with 16 ops always in flight; ramp-up and the last second blur it",
+                  control=("one op in flight", 1 / (b.lat_mean_ms / 1000)))
     display(pd.DataFrame({k: {"IOPS": b.iops, "MB/s": b.mb_s, "mean latency ms": b.lat_mean_ms}
                           for k, b in results.items()}).T)
-    print(f"ping to {mon_ip}: {rtt} ms; the thesis saw ~2.5 MB/s of writes once its caches were full")
+    # a measurement, not a check: two round trips are a floor far below the latency, so a
+    # bound "2 RTT <= extra latency" would pass for any plausible network
+    print(f"ping to {mon_ip}: {rtt} ms mean round trip; two per write = {2 * rtt:.2f} ms" if rtt else
+          f"no ping to {mon_ip}")
 else:
     print(containers.SKIP)
 
@@ -463,7 +470,8 @@ else:
 # (failure domain host) and `lab11-byosd` with a rule of failure domain osd. Before anything
 # stops we check that models.crush reproduces every PG's up set from the cluster's own maps, and
 # count, per PG, the shards on the node we will halt (not the one with the active manager). Then
-# `vagrant halt` it, wait until its OSDs are down, read the PG states, write more objects while
+# stop it (`vagrant halt`, or all of a container host's Ceph units), wait until its OSDs are
+# down, read the PG states, write more objects while
 # it is away, start it again and time the return to `active+clean`.
 
 # %% tags=["nbval-ignore-output"]
@@ -494,7 +502,7 @@ if READY:
     recovered = containers.pool_stat(c, pool_host, "num_objects_recovered") - recovered_before
     damaged = (rh.verify_objects(c, pool_host, {**manifest, **during}) + rh.verify_objects(c, pool_osd, manifest_osd))
     outage = {"node halted": victim, "its OSDs": HOST_OSDS[victim], "halt -> OSDs down s": round(t_halt, 1),
-              "vagrant up -> OSDs up s": round(t_up, 1), "then -> active+clean s": round(t_clean, 1),
+              "host start -> OSDs up s": round(t_up, 1), "then -> active+clean s": round(t_clean, 1),
               "write during outage": probe_ok, "objects recovered": recovered, "objects damaged": len(damaged)}
     display(pd.Series(outage))
     display(pd.DataFrame({p: pd.Series(s).value_counts() for p, s in states.items()}).fillna(0).astype(int))
@@ -514,13 +522,17 @@ if READY:
         node.add(f"{p}: up sets models.crush reproduces", model=1.0, measured=parity[p], rel_tol=0,
                  why="models.crush is bit-exact with Ceph's mapper")
         node.add(f"{p}: PGs blocked (3 - lost < min_size)", model=int((3 - n_lost < min_sizes[p]).sum()), measured=blocked,
-                 unit="PGs", rel_tol=0, why="a PG serves I/O exactly while size - lost >= min_size")
+                 unit="PGs", rel_tol=0, why="a PG serves I/O exactly while size - lost >= min_size",
+                 control=("min_size 3: any lost shard blocks", int((n_lost >= 1).sum())))
         node.add(f"{p}: PGs degraded (lost >= 1 shard)", model=int((n_lost >= 1).sum()), measured=degraded,
-                 unit="PGs", rel_tol=0, why="every PG with a shard on the halted node misses it")
+                 unit="PGs", rel_tol=0, why="every PG with a shard on the halted node misses it",
+                 control=("only PGs whose primary was there",
+                          sum(1 for live, _ in placement[p].values() if live[0] in HOST_OSDS[victim])))
     written_away = len(during) + (outage["write during outage"] == "ok")     # + the probe object
     node.add("objects recovered after the node returned", model=written_away, measured=recovered, unit="objects",
              rel_tol=0.1, why="only objects written during the outage lack their third copy; "
-                              "the primary pushes each once (a retried push may count twice)")
+                              "the primary pushes each once (a retried push may count twice)",
+             control=("every object of the pool copied again", written_away + len(manifest)))
     node.add("objects damaged", model=0, measured=outage["objects damaged"], rel_tol=0, why="no copy may be lost")
     display(node.table()[["model", "measured", "measured/model", "tolerance", "agrees"]])
     fig, ax = plots.figure()
@@ -554,7 +566,7 @@ else:
 # - **Across hosts**: the network adds at least two round trips per write. On a laptop's virtual
 #   network that is small next to the OSDs' own latency; the thesis's 1 Gbit/s network, iSCSI disks
 #   and single Docker host made it dominate.
-# - **Without the Vagrant cluster** (as in CI) only the model part ran: the layout table, the
+# - **Without a cephadm cluster** only the model part ran: the layout table, the
 #   host-failure table (hypergeometric model and exact CRUSH agree within a few PGs in a hundred)
 #   and the exercises.
 

@@ -101,14 +101,18 @@ def osd_host(cluster, osd_id):
 
 
 def pool_placement(cluster, pool):
-    """{pgid: (cluster's up set, models.crush's up set)} for every PG of `pool`, from one
-    `osd dump`, `osd crush dump` and the mgr's PG stats."""
+    """{pgid: (cluster's up set, models.crush's up set)} for every PG of `pool`: the monitors'
+    `ceph pg map` (computed from the current osdmap) next to models.crush on the same `osd dump`
+    and `osd crush dump`. Not the mgr's PG stats: right after a pool changes its rule they
+    still show the old up sets for a while."""
     cmap = parse_json.parse(cluster.ceph("osd", "crush", "dump"))
     pools, state = objects.from_osd_dump(cluster.ceph("osd", "dump"))
     p = pools[pool]
     model = {m["pgid"]: m["up"] for m in objects.pgs_to_osds(cmap, p, range(p.pg_num), state)}
-    pgs = cluster.pg_stats(pool=pool)
-    return {pg["pgid"]: (list(pg["up"]), model.get(pg["pgid"])) for pg in pgs}
+    live = {}
+    for pgid in model:
+        live[pgid] = list(cluster.ceph("pg", "map", pgid)["up"])
+    return {pgid: (live[pgid], model[pgid]) for pgid in sorted(model)}
 
 
 def pool_states(cluster, pool):
@@ -191,6 +195,13 @@ def _switch_host(cluster, host, up, timeout):
     (cluster.start_host if up else cluster.stop_host)(host)
     wait_osds(cluster, osds, up=up, timeout=timeout)
     return time.monotonic() - t0
+
+
+def monitor_address(cluster):
+    """The IP address of the first monitor in the monmap (a node's address on the cluster's
+    network: what a client's round trip crosses)."""
+    mon = cluster.ceph("mon", "dump")["mons"][0]
+    return mon["public_addr"].split("/")[0].rsplit(":", 1)[0]
 
 
 def ping_ms(address, count=5):

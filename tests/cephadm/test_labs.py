@@ -13,7 +13,7 @@ import pytest
 
 from cephlab.core.run import run
 from tests.cephadm.conftest import ROOT
-from tests.notebook_plugin import test_cluster_name
+from tests.notebook_plugin import test_cluster_name as native_cluster_name
 
 LABS = ["01-redundancy", "08-failure-and-recovery", "11-containers-and-cephadm"]
 NOTEBOOK_TIMEOUT_S = 3600
@@ -21,26 +21,35 @@ NOTEBOOK_TIMEOUT_S = 3600
 
 def _env(export) -> dict[str, str]:
     return {"CEPHLAB_BACKEND": "cephadm", "CEPHLAB_CEPHADM_EXPORT": str(export),
-            "CEPHLAB_TEST_CLUSTER": test_cluster_name(), "CEPHLAB_KEEP_TEST_CLUSTER": "1"}
+            "CEPHLAB_TEST_CLUSTER": native_cluster_name(), "CEPHLAB_KEEP_TEST_CLUSTER": "1"}
+
+
+def _pool_max(ceph) -> int:
+    """The highest pool id the cluster ever gave: it grows with every pool a lab makes, even
+    after the lab's clean-up removed them (proof the notebook worked on this cluster)."""
+    return int(ceph.json("osd", "dump")["pool_max"])
 
 
 @pytest.mark.parametrize("lab", LABS)
-def test_solution_under_nbval(cephadm_export, lab_cluster, lab):
+def test_solution_under_nbval(cephadm_export, ceph, lab_cluster, lab):
+    pools_before = _pool_max(ceph)
     notebook = ROOT / "solutions" / f"{lab}.ipynb"
     r = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(notebook)],
             what=f"nbval {notebook.name} on the cephadm cluster", timeout=NOTEBOOK_TIMEOUT_S,
             env=dict(os.environ, **_env(cephadm_export)), cwd=ROOT, check=False)
     assert r.returncode == 0, f"{notebook.name} on cephadm:\n" + "\n".join(r.stdout.splitlines()[-60:])
+    assert _pool_max(ceph) > pools_before, f"{notebook.name} made no pool on the cephadm cluster"
 
 
 @pytest.mark.parametrize("lab", LABS)
-def test_student_version_runs_top_to_bottom(cephadm_export, lab_cluster, lab, monkeypatch):
+def test_student_version_runs_top_to_bottom(cephadm_export, ceph, lab_cluster, lab, monkeypatch):
     """As tests/notebooks/test_labs.py does on the native cluster: every cell runs (even after an
     error, so the clean-up cell still undoes the lab), and none raises."""
     from nbclient import NotebookClient
     for key, value in _env(cephadm_export).items():
         monkeypatch.setenv(key, value)         # the kernel inherits this process's environment
-    monkeypatch.setenv("CEPHLAB_NAME", test_cluster_name())
+    monkeypatch.setenv("CEPHLAB_NAME", native_cluster_name())
+    pools_before = _pool_max(ceph)
     path = ROOT / "labs" / lab / f"{lab}.ipynb"
     nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, timeout=NOTEBOOK_TIMEOUT_S, kernel_name="python3", allow_errors=True,
@@ -51,3 +60,4 @@ def test_student_version_runs_top_to_bottom(cephadm_export, lab_cluster, lab, mo
     skipped = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
                for o in c.outputs if "skipped: needs a cephadm cluster" in str(o.get("text", ""))]
     assert not skipped, f"cells {skipped} skipped their cluster part: the kernel did not find the cephadm cluster"
+    assert _pool_max(ceph) > pools_before, f"{lab}'s student version made no pool on the cephadm cluster"
