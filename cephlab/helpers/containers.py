@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from datetime import datetime, timedelta, timezone
 
 from cephlab.cluster.api import Cluster
 from cephlab.core import run
@@ -33,16 +34,35 @@ def cephadm_ready():
 
 
 # -- daemons as containers -------------------------------------------------------------------------
-def orch_ps(cluster, refresh=False):
-    """One dict per daemon from `ceph orch ps` (host, daemon, container id, status, started)."""
-    args = ["orch", "ps"] + (["--refresh"] if refresh else [])
+def orch_ps(cluster, refresh=False, timeout=180):
+    """One dict per daemon from `ceph orch ps` (host, daemon, container id, status, started).
+
+    refresh: cephadm's answer is its cache; `--refresh` only asks for a new look, so wait until
+    every host has been looked at since the call (a host that just came back shows its
+    daemons as stopped until then)."""
+    since = datetime.now(timezone.utc) - timedelta(seconds=1)
+    if refresh:
+        def fresh():
+            daemons = cluster.ceph("orch", "ps", "--refresh", timeout=60)
+            return daemons if all(_when(d.get("last_refresh")) >= since for d in daemons) else None
+        daemons = poll_until(fresh, timeout, "cephadm's fresh look at every host (`ceph orch ps --refresh`)",
+                             interval=3.0)
+    else:
+        daemons = cluster.ceph("orch", "ps", timeout=60)
     rows = []
-    for d in cluster.ceph(*args, timeout=60):
+    for d in daemons:
         rows.append({"host": d["hostname"], "daemon": f"{d['daemon_type']}.{d['daemon_id']}",
                      "container": (d.get("container_id") or "")[:12],
                      "status": d.get("status_desc", "?"), "started": d.get("started"),
                      "image": d.get("container_image_name", "")})
     return sorted(rows, key=lambda r: (r["host"], r["daemon"]))
+
+
+def _when(stamp):
+    """cephadm's ISO time stamp ("2026-11-24T23:01:17.457275Z") as an aware datetime."""
+    if not stamp:
+        return datetime.min.replace(tzinfo=timezone.utc)
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
 def daemon_counts(rows):
