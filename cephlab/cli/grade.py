@@ -2,6 +2,7 @@
 
     cephlab grade 01-redundancy.ipynb              # per-question points, last line "score: X/Y"
     cephlab grade submissions/ --csv grades.csv    # every notebook under a folder, one row each
+    cephlab grade submissions/ --learner-from-folder   # submissions/<learner>/NN-topic.ipynb
 
 Each notebook is graded against its lab's solution (found by its name, NN-topic) with the
 hidden tests included, on a copy that stops after the last question, so no cluster is needed.
@@ -33,6 +34,12 @@ def register(sub):
     p.add_argument("--memory", type=int, default=grading.SANDBOX.memory_mib, metavar="MIB",
                    help="address space per process in the sandbox "
                         f"(default {grading.SANDBOX.memory_mib} MiB; a kernel needs about 600)")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--learner-from-folder", action="store_true",
+                     help="grade each notebook as the learner its folder is named after "
+                          "(submissions/<learner>/NN-topic.ipynb): the per-learner parameters of labs "
+                          "03 and 05 then come from where you collected it, not from the id typed in it")
+    who.add_argument("--learner", metavar="ID", help="grade every notebook given as this learner")
     p.add_argument("--no-sandbox", action="store_true",
                    help="run learners' code without the sandbox, as you, with your files and network "
                         "(only for notebooks you trust, or where bwrap cannot run)")
@@ -60,8 +67,18 @@ def sandbox_of(args):
     return grading.Sandbox(memory_mib=args.memory)
 
 
+def learner_of(args):
+    """The learner_of function the arguments ask for (None: the id typed in each notebook)."""
+    if args.learner_from_folder:
+        return grading.learner_from_folder
+    if args.learner:
+        return lambda notebook: args.learner
+    return None
+
+
 def cmd_grade(args):
     args.sandbox = sandbox_of(args)
+    args.learner_of = learner_of(args)
     try:
         notebooks = grading.find_notebooks(args.notebooks)
     except grading.GradingError as err:
@@ -77,7 +94,7 @@ def cmd_grade(args):
 
 def grade_one(notebook, args):
     try:
-        result = grading.grade(notebook, timeout=args.timeout, sandbox=args.sandbox)
+        result = grading.grade(notebook, timeout=args.timeout, sandbox=args.sandbox, learner_of=args.learner_of)
     except grading.GradingError as err:
         print(f"cephlab grade: {notebook}: {err}", file=sys.stderr)
         return 1
@@ -103,7 +120,7 @@ def grade_batch(notebooks, args):
 
     try:
         outcomes = grading.grade_many(notebooks, jobs=args.jobs, timeout=args.timeout, on_result=report,
-                                      sandbox=args.sandbox)
+                                      sandbox=args.sandbox, learner_of=args.learner_of)
     except grading.GradingError as err:      # the whole batch: e.g. the sandbox cannot run here
         print(f"cephlab grade: {err}", file=sys.stderr)
         return 2

@@ -193,12 +193,12 @@ def grading_env():
     return env
 
 
-def _child_main(target, args, log_path):
-    """Body of a forked child: target(*args) with the grading environment, output to log_path.
-    The child leads its own process group, which a timeout kills; a kernel it started (in a
-    session of its own) then exits by itself, as ipykernel does when its parent dies."""
+def _child_main(target, args, log_path, extra_env=None):
+    """Body of a forked child: target(*args) with the grading environment (plus extra_env),
+    output to log_path. The child leads its own process group, which a timeout kills; a kernel it
+    started (in a session of its own) then exits by itself, as ipykernel does when its parent dies."""
     os.setpgrp()
-    env = grading_env()
+    env = {**grading_env(), **(extra_env or {})}
     os.environ.clear()
     os.environ.update(env)
     log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
@@ -210,9 +210,9 @@ def _child_main(target, args, log_path):
 class _Child:
     """target(*args) in a forked child, started at once; poll() until it has ended."""
 
-    def __init__(self, ctx, target, args, log_path):
+    def __init__(self, ctx, target, args, log_path, extra_env=None):
         self.log_path, self.t0 = Path(log_path), time.monotonic()
-        self.process = ctx.Process(target=_child_main, args=(target, args, str(log_path)))
+        self.process = ctx.Process(target=_child_main, args=(target, args, str(log_path), extra_env))
         self.process.start()
 
     @property
@@ -305,15 +305,17 @@ def _sandboxed_child(sandbox: Sandbox, argv: list[str]):
     os.execv(argv[0], argv)
 
 
-def _start_otter(ctx, sandbox, job: Path, lab: str, autograder, shared: Path):
-    """Start `otter run` on job/submission/<lab>.ipynb; results go to job/out/."""
+def _start_otter(ctx, sandbox, job: Path, lab: str, autograder, shared: Path, learner=None):
+    """Start `otter run` on job/submission/<lab>.ipynb; results go to job/out/. learner: the
+    id whose parameters the hidden tests use ($CEPHLAB_LEARNER), else the notebook's own."""
     (job / "out").mkdir()
+    extra = {"CEPHLAB_LEARNER": learner} if learner else {}
     if sandbox is None:
         return _Child(ctx, _run_child, (job / "submission" / f"{lab}.ipynb", autograder, job / "out"),
-                      job / "otter.log")
+                      job / "otter.log", extra)
     argv = [sys.executable, "-m", "otter", "run", f"{JOB}/submission/{lab}.ipynb", "-a",
             f"{JOB}/autograder.zip", "-o", f"{JOB}/out", "--no-logo"]
-    env = {k: v for k, v in grading_env().items() if k.startswith("CEPHLAB_")}
+    env = {k: v for k, v in {**grading_env(), **extra}.items() if k.startswith("CEPHLAB_")}
     cmd = sandbox.command(job, argv, shared, env, ro={f"{JOB}/autograder.zip": Path(autograder).resolve()})
     return _Child(ctx, _sandboxed_child, (sandbox, cmd), job / "otter.log")
 
@@ -340,12 +342,13 @@ def _outcome(notebook, lab, job: Path, child, status, timeout, sandbox):
         return GradingError(f"{notebook}: {err}")
 
 
-def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX):
+def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX, learner_of=None):
     """Grade [(notebook, autograder zip)], `parallel` at a time; returns a Result or a
     GradingError per job, in order. Each grading is `otter run` in a child forked from this
     process: in its own sandbox (cephlab.course.sandbox), or with sandbox=None otter's entry point
-    otter.run.main in the child itself (imported once here for all of them). Raises
-    GradingError when the sandbox cannot run on this machine."""
+    otter.run.main in the child itself (imported once here for all of them). learner_of(notebook):
+    the learner id to grade it as (their parameters), or None for the id typed in the notebook.
+    Raises GradingError when the sandbox cannot run on this machine."""
     with tempfile.TemporaryDirectory(prefix="cephlab-grade-") as tmp:
         shared = write_shared(Path(tmp) / "sandbox")
         if sandbox is not None:
@@ -364,7 +367,8 @@ def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX)
                 copy_path = job / "submission" / f"{state['lab']}.ipynb"
                 copy_path.parent.mkdir(parents=True)
                 copy_path.write_text(json.dumps(grading_copy(nb)), encoding="utf-8")
-                return _start_otter(ctx, sandbox, job, state["lab"], autograder, shared)
+                learner = learner_of(notebook) if learner_of else None
+                return _start_otter(ctx, sandbox, job, state["lab"], autograder, shared, learner)
 
             def finish(child, status):
                 outcome = _outcome(notebook, state.get("lab"), job, child, status, timeout, sandbox)
@@ -386,15 +390,16 @@ def parse_results(results):
     return {t["name"]: (float(t["score"]), float(t["max_score"])) for t in tests if "max_score" in t}
 
 
-def grade(notebook, autograder=None, workdir=None, timeout=300, sandbox=SANDBOX):
+def grade(notebook, autograder=None, workdir=None, timeout=300, sandbox=SANDBOX, learner_of=None):
     """Grade one notebook; returns a Result, raises GradingError. autograder: a zip (default:
     found or made for the notebook's lab); workdir: where to make it (default: a temporary folder);
-    sandbox: None grades without one (learners' code runs as you)."""
+    sandbox: None grades without one (learners' code runs as you); learner_of: as run_gradings."""
     notebook = Path(notebook)
     with tempfile.TemporaryDirectory(prefix="cephlab-assign-") as tmp:
         if autograder is None:
             autograder = autograder_zip(solution_path(lab_of(notebook)), Path(workdir or tmp))
-        [outcome] = run_gradings([(notebook, autograder)], parallel=1, timeout=timeout, sandbox=sandbox)
+        [outcome] = run_gradings([(notebook, autograder)], parallel=1, timeout=timeout, sandbox=sandbox,
+                                 learner_of=learner_of)
     if isinstance(outcome, GradingError):
         raise outcome
     return outcome
@@ -493,7 +498,15 @@ def find_notebooks(paths):
     return found
 
 
-def grade_many(notebooks, jobs=2, timeout=300, workdir=None, on_result=None, sandbox=SANDBOX):
+def learner_from_folder(notebook):
+    """The learner id of a submission laid out as <folder>/<learner>/NN-topic.ipynb (what an LMS
+    or nbgrader's exchange gives): the id comes from where the submission was collected, not
+    from what its author typed into it (which could be another learner's)."""
+    return Path(notebook).resolve().parent.name
+
+
+def grade_many(notebooks, jobs=2, timeout=300, workdir=None, on_result=None, sandbox=SANDBOX,
+               learner_of=None):
     """Grade notebooks `jobs` at a time, making each lab's autograder once (sandboxed unless
     sandbox is None). Returns
     [(notebook, Result or GradingError)] in the given order; on_result(notebook, outcome) is
@@ -522,6 +535,6 @@ def grade_many(notebooks, jobs=2, timeout=300, workdir=None, on_result=None, san
                     on_result(nb, problem)
         gradable = [nb for nb in notebooks if nb not in outcomes]
         graded = run_gradings([(nb, zips[labs[nb]]) for nb in gradable], parallel=jobs,
-                              timeout=timeout, on_result=on_result, sandbox=sandbox)
+                              timeout=timeout, on_result=on_result, sandbox=sandbox, learner_of=learner_of)
         outcomes.update(zip(gradable, graded))
     return [(nb, outcomes[nb]) for nb in notebooks]

@@ -2,7 +2,9 @@
 03 and 05 answered with the values that are right for bob's parameters (literals, as a learner
 who computed them would leave them; bob's id typed in the first cell) gets full marks when graded
 as bob — from the id in the notebook, or from $CEPHLAB_LEARNER=bob — and 0 when the instructor
-grades it as alice ($CEPHLAB_LEARNER=alice): copied answers fail for another learner.
+grades it as alice ($CEPHLAB_LEARNER=alice): copied answers fail for another learner. And with
+`cephlab grade --learner-from-folder`, the same notebook handed in under alice's folder scores 0:
+typing bob's id into it does not borrow bob's parameters.
 
 The values are computed in-process from the solution's own cells (tests/unit/test_params.py's
 notebook_as); the gradings are otter run in the sandbox, as `cephlab grade` runs them."""
@@ -73,6 +75,22 @@ def graded(tmp_path_factory):
             jobs = [(notebooks[lab], zips[grading.solution_path(lab)]) for lab in labs]
             for lab, outcome in zip(labs, grading.run_gradings(jobs, parallel=2, timeout=600)):
                 out[lab, kind] = outcome
+    # `cephlab grade --learner-from-folder`: bob's answers (and bob's typed id) handed in by bob
+    # and by alice; the id comes from the submission's folder, so alice's copy scores 0
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("JUPYTERHUB_USER", raising=False)
+        mp.delenv("CEPHLAB_LEARNER", raising=False)
+        jobs, keys = [], []
+        for learner in (BOB, ALICE):
+            for lab in labs:
+                copy = work / "submissions" / learner / f"{lab}.ipynb"
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                copy.write_bytes(notebooks[lab].read_bytes())
+                jobs.append((copy, zips[grading.solution_path(lab)]))
+                keys.append((lab, f"handed in by {learner}"))
+        for key, outcome in zip(keys, grading.run_gradings(jobs, parallel=2, timeout=600,
+                                                           learner_of=grading.learner_from_folder)):
+            out[key] = outcome
     assert "CEPHLAB_LEARNER" not in os.environ or os.environ["CEPHLAB_LEARNER"] != ALICE
     return out
 
@@ -87,7 +105,7 @@ def outcome(graded, lab, kind):
 @pytest.mark.timeout(1200)
 @pytest.mark.parametrize("lab", sorted(PARAMETERISED))
 def test_right_for_own_parameters_gets_full_marks(graded, lab):
-    for kind in ("typed id", "as bob"):
+    for kind in ("typed id", "as bob", "handed in by bob"):
         r = outcome(graded, lab, kind)
         assert r.score == r.possible > 0, f"{lab}, {kind}: {r.questions}"
 
@@ -97,3 +115,12 @@ def test_right_for_own_parameters_gets_full_marks(graded, lab):
 def test_right_for_another_learner_scores_zero(graded, lab):
     r = outcome(graded, lab, "as alice")
     assert r.possible > 0 and r.score == 0, f"{lab}: bob's answers graded as alice: {r.questions}"
+
+
+@pytest.mark.timeout(1200)
+@pytest.mark.parametrize("lab", sorted(PARAMETERISED))
+def test_a_typed_id_cannot_borrow_another_learners_parameters(graded, lab):
+    """alice hands in bob's notebook, bob's id typed in it: graded by the folder it came from,
+    it scores 0 (the typed id alone would have given her bob's full marks)."""
+    r = outcome(graded, lab, "handed in by alice")
+    assert r.possible > 0 and r.score == 0, f"{lab}: bob's notebook handed in by alice: {r.questions}"
