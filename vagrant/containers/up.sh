@@ -169,18 +169,34 @@ services_file() {
     done
 }
 
+reuse_node() {
+    # Keep a node only if this checkout started it and it still answers: a node left by a
+    # crashed run (podman's record says running, nothing answers) or by another checkout must
+    # not be mistaken for ours.
+    local name="$1" owner
+    podman container exists "$name" 2> /dev/null || return 1
+    [ "$(podman inspect --format '{{index .Config.Labels "cephlab"}}' "$name" 2> /dev/null)" = cephadm ] \
+        || die "a container named $name exists that the lab did not create: remove or rename it (podman rm -f $name)"
+    owner="$(podman inspect --format '{{index .Config.Labels "cephlab.state"}}' "$name" 2> /dev/null || true)"
+    if timeout 20 podman exec "$name" true > /dev/null 2>&1; then
+        [ "$owner" = "$STATE" ] && { log "$name running"; return 0; }
+        [ -n "$owner" ] && [ -d "$owner" ] \
+            && die "$name belongs to another lab cluster ($owner): take that one down first (its vagrant/containers/down.sh)"
+    fi
+    log "$name: left by an earlier run (${owner:-unlabelled}, not ours or not answering): removed"
+    podman rm -f -t 5 "$name" > /dev/null 2>&1 || true
+    return 1
+}
+
 nodes() {
     step "nodes: $NODES privileged systemd containers from $NODE_IMAGE"
     mkdir -p "$STATE/nodes"
     local i name args dev
     for i in $(seq "$NODES"); do
         name="$(node_name "$i")"
-        if [ "$(podman inspect --format '{{.State.Running}}' "$name" 2> /dev/null)" = true ]; then
-            log "$name running"; continue
-        fi
-        podman rm -f "$name" > /dev/null 2>&1 || true
+        reuse_node "$name" && continue
         mkdir -p "$STATE/nodes/$name/containers"
-        args=(--detach --name "$name" --hostname "$name" --label "$LABEL"
+        args=(--detach --name "$name" --hostname "$name" --label "$LABEL" --label "cephlab.state=$STATE"
               --network "$NETWORK_NAME" --ip "$(node_ip "$i")"
               --privileged --cgroupns=host --runtime runc --systemd=always
               --ulimit nofile=20000:20000 --ulimit nproc=32768:32768
@@ -200,7 +216,11 @@ nodes() {
             [ "$s" = running ] || [ "$s" = degraded ] && break
             sleep 1
         done
-        [ "$s" = running ] || [ "$s" = degraded ] || die "systemd in $name is '$s' after 120 s: podman exec $name systemctl --failed"
+        if [ "$s" != running ] && [ "$s" != degraded ]; then
+            podman ps -a --filter "name=^$name\$" --format '{{.Names}} {{.Status}}' >&2 || true
+            podman logs --tail 15 "$name" >&2 || true
+            die "systemd in $name is '$s' after 120 s (its log above): podman exec $name systemctl --failed"
+        fi
         [ "$s" = degraded ] && log "$name: systemd degraded: $(podman exec "$name" systemctl --failed --plain --no-legend | awk '{print $1}' | paste -sd ' ' -)"
         # privileged containers get every device of the host: a node keeps only its own loop
         # devices, or ceph-volume on it finds (and activates) the OSDs of the other nodes
