@@ -225,6 +225,16 @@ class Cluster(Pools, Tuning, Measuring, Faults):
         """One dict per OSD (id, kb, kb_used, utilization, pgs, ...) from `ceph osd df`."""
         return self.client.mgr("osd df")["nodes"]
 
+    def osd_rotational(self, osd: int) -> bool:
+        """Whether an OSD's data device is rotational, as the OSD itself decided (`ceph osd
+        metadata`): BlueStore picks its _hdd or _ssd defaults (throttle cost per I/O, deferred
+        write size, recovery sleep) from this, not from the CRUSH device class."""
+        meta = self.ceph("osd", "metadata", str(osd))
+        flag = meta.get("bluestore_bdev_rotational", meta.get("rotational"))
+        if flag is None:
+            raise ClusterError(f"osd.{osd} reports no rotational flag in `ceph osd metadata`: is it up?")
+        return str(flag) == "1"
+
     def pg_states(self) -> dict[str, int]:
         """{state: count}, e.g. {"active+clean": 32}."""
         pgmap = self.status()["pgmap"]

@@ -74,6 +74,12 @@ def is_active(state):
     return "active" in parts and "stale" not in parts
 
 
+def other_pools_with_objects(cluster, pool):
+    """{pool: objects} of every other pool that holds objects: their recovery shares the OSDs'
+    reservation slots and recovery throttles with `pool`'s, from `ceph df detail`."""
+    return {name: v["objects"] for name, v in cluster.df().items() if name != pool and v["objects"]}
+
+
 def objects_on_osd(cluster, pool, osd_id):
     """(PGs, objects, bytes) of `pool` that have a copy on osd.N, from the mgr's PG stats."""
     pool_id = cluster.ceph("osd", "pool", "get", pool, "size")["pool_id"]
@@ -82,9 +88,11 @@ def objects_on_osd(cluster, pool, osd_id):
             sum(p["stat_sum"]["num_bytes"] for p in pgs))
 
 
-def pg_brief(cluster):
-    """({state: PG count}, {OSDs in some PG's up set}) from one `pg dump pgs_brief` of the mgr."""
-    pgs = cluster.pgs_brief()
+def pg_brief(cluster, pool_id=None):
+    """({state: PG count}, {OSDs in some PG's up set}) from one `pg dump pgs_brief` of the mgr;
+    only the PGs of pool `pool_id` when it is given."""
+    pgs = [pg for pg in cluster.pgs_brief()
+           if pool_id is None or pg["pgid"].split(".")[0] == str(pool_id)]
     states = {}
     for pg in pgs:
         states[pg["state"]] = states.get(pg["state"], 0) + 1
@@ -96,8 +104,11 @@ def osds_in_up_sets(cluster):
     return pg_brief(cluster)[1]
 
 
-def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None):
+def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None, pool=None):
     """Kill osd.N (a crash), mark it out at once, sample PG states until all are active+clean.
+
+    pool: count only that pool's PGs (the ones a model of its objects describes); another pool's
+    data on the cluster still recovers and competes for the same reservations and throttles.
 
     Returns {"series": [(t, {state: n})], "down_s", "out_s", "remapped", "active", "clean"}: the
     times (s after the kill) when the monitors marked it down, when it was marked out, and the
@@ -110,6 +121,7 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None):
     progress: called with (seconds waited, False) after each sample (core.poll's progress).
     """
     c = lab.cluster
+    pool_id = None if pool is None else c.ceph("osd", "pool", "get", pool, "size")["pool_id"]
     series, times = [], {"remapped": None, "active": None, "clean": None}
     t0 = time.monotonic()
     lab.kill_osd(osd_id)
@@ -119,7 +131,7 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None):
 
     def sample():
         t = round(time.monotonic() - t0, 3)
-        states, up = pg_brief(c)
+        states, up = pg_brief(c, pool_id)
         series.append((t, states))
         if times["remapped"] is None and osd_id not in up:
             times["remapped"] = t
@@ -129,7 +141,8 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None):
             if set(states) <= {"active+clean"}:
                 times["clean"] = t
         return times["clean"] is not None
-    poll_until(sample, timeout, f"all PGs active+clean after osd.{osd_id} went out",
+    poll_until(sample, timeout, f"all PGs{'' if pool is None else ' of ' + pool} active+clean "
+               f"after osd.{osd_id} went out",
                interval=interval, progress=progress, describe=lambda: str(series[-1][1]),
                hint="check `ceph health detail`")
     return {"series": series, "down_s": down, "out_s": out, **times}

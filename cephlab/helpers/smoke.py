@@ -3,21 +3,27 @@ cephadm container tests): the checks a lab relies on, through the same API the l
 from __future__ import annotations
 
 from cephlab.core.errors import ClusterError
+from cephlab.core.poll import PollTimeout, poll_until
 
 SMOKE_POOL = "cephlab-smoke"
 
 
 def smoke_check(cluster, osds=None, hosts=None, failure_domain="host", bench_seconds=5,
-                faults=True):
+                faults=True, health_timeout=120):
     """Check a cluster through the API a lab uses; returns {check: result}, raises ClusterError.
 
-    HEALTH_OK; `osds` OSDs up and in; `hosts` hosts in the CRUSH map; the default rule picks
-    leaves of type `failure_domain`; a size-3 pool takes checksummed objects and reads them back;
-    `rados bench` writes; (faults) the last OSD stops and starts again; the pool is removed.
+    HEALTH_OK (within `health_timeout` s: a cluster just brought up, or whose OSD just came
+    back, passes through a warning while its PGs peer); `osds` OSDs up and in; `hosts` hosts in
+    the CRUSH map; the default rule picks leaves of type `failure_domain`; a size-3 pool takes
+    checksummed objects and reads them back; `rados bench` writes; (faults) the last OSD stops
+    and starts again; the pool is removed.
     """
-    out = {"health": cluster.health()}
-    if out["health"] != "HEALTH_OK":
-        raise ClusterError(f"health is {out['health']}: {cluster.health_detail()}")
+    try:
+        poll_until(lambda: cluster.health() == "HEALTH_OK", health_timeout, "HEALTH_OK", interval=2)
+    except PollTimeout:
+        raise ClusterError(f"health is {cluster.health()} after {health_timeout} s: "
+                           f"{cluster.health_detail()}") from None
+    out = {"health": "HEALTH_OK"}
     osdmap = cluster.ceph("osd", "dump")["osds"]
     out["osds_up_in"] = sum(1 for o in osdmap if o["up"] and o["in"])
     if osds is not None and out["osds_up_in"] != osds:

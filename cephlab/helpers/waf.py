@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from cephlab.core.errors import ClusterError
 from cephlab.core.poll import poll_until
+from models import data
 
 MIB = 1024 * 1024
 
@@ -141,3 +142,26 @@ def measure_writes(cluster, pool, image, bs, seconds=3, iodepth=16, osds=None, s
     return WriteRun(block_size=bs, client_bytes=client,
                     device_bytes={o: dev["delta"].get(o, 0) for o in osds},
                     counters=delta, bench=bench)
+
+
+def seed003_claims(measured):
+    """Seed 003's stated WAF points (data/seed003_waf_microbench.csv) and its headline, "writes
+    are amplified by more than 13x no matter which storage backend", against this run.
+
+    measured: {(backend, write size in bytes or "large"): device WAF of this run}, e.g.
+      {("filestore", 4096): 9.2, ("bluestore", "large"): 3.0}; points with no measurement are
+      left out. Returns rows (dicts): backend, write size, the seed's relation and value, this
+      run's WAF and whether the seed's statement holds for it ("converges_to" within 10 %).
+    """
+    points = [(r["backend"], r["write_size"], r["relation"], float(r["waf"]))
+              for r in data.load("seed003_waf_microbench")]
+    points += [(b, 4096, "greater_than", 13.0) for b in ("filestore", "bluestore")]   # the headline
+    rows = []
+    for backend, size, relation, value in points:
+        got = measured.get((backend, size))
+        if got is None:
+            continue
+        holds = got > value if relation == "greater_than" else abs(got - value) <= 0.1 * value
+        rows.append({"backend": backend, "write size": size, "seed 003": f"{relation.replace('_', ' ')} {value:g}",
+                     "this run": float(got), "holds here": bool(holds)})
+    return rows

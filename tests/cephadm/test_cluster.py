@@ -47,7 +47,6 @@ def _payload(i: int) -> bytes:
 @pytest.fixture(scope="module")
 def pool(ceph):
     """A size-3 replicated pool (failure domain host), OBJECTS objects and their checksums."""
-    ceph("config", "set", "mon", "mon_allow_pool_delete", "true")
     ceph("osd", "pool", "create", POOL, str(PG_NUM), str(PG_NUM), "replicated")
     ceph("osd", "pool", "set", POOL, "size", "3")
     ceph("osd", "pool", "application", "enable", POOL, "rados")

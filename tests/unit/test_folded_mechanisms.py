@@ -146,6 +146,18 @@ def test_fail_and_recover_times_each_phase(clock, monkeypatch):
     assert seen == [0, 1, 2]                       # one progress call per sample that is not clean yet
 
 
+def test_fail_and_recover_of_one_pool_ignores_the_others(clock, monkeypatch):
+    other = [{"pgid": "7.0", "state": "active+undersized+degraded", "up": [1, 2]}]   # still recovering
+    c = RecoveryCluster([pgs(("peering", [1, 2])) + other, pgs(("active+clean", [1, 2])) + other])
+    c.ceph = lambda *args: {"pool_id": 1, "size": 3}
+    monkeypatch.setattr(recovery, "time", type("T", (), {"monotonic": staticmethod(lambda: clock[0])}))
+    out = recovery.fail_and_recover(Lab(c), 0, interval=1, pool="lab08-data")
+    assert [states for _, states in out["series"]] == [{"peering": 1}, {"active+clean": 1}]
+    assert (out["remapped"], out["active"], out["clean"]) == (0, 1, 1)
+    with pytest.raises(poll.PollTimeout, match="all PGs active"):      # the whole cluster never is
+        recovery.fail_and_recover(Lab(c), 0, interval=1, timeout=3)
+
+
 def test_fail_and_recover_times_out_with_the_last_states(clock):
     c = RecoveryCluster([pgs(("peering", [1, 2]))])
     with pytest.raises(poll.PollTimeout, match=r"all PGs active\+clean after osd.0 went out not reached "

@@ -171,6 +171,12 @@ print(next((s["type"] for s in json.load(sys.stdin)["steps"] if s["op"].startswi
     ceph config set global osd_pool_default_crush_rule "$(ceph osd crush rule dump replicated_host --format json | python3 -c 'import json, sys; print(json.load(sys.stdin)["rule_id"])')"
 }
 
+lab_settings() {
+    step "lab settings: labs and the smoke check delete the pools they create"
+    # a Ceph default that protects production data; a lab cluster cleans up after every lab
+    ceph config set mon mon_allow_pool_delete true
+}
+
 chmod 600 "$SSH_KEY"
 choose_image
 bootstrap
@@ -182,6 +188,7 @@ distribute_image
 add_hosts
 services
 failure_domain
+lab_settings
 bash "$PROVISION_DIR/health.sh"
 step "cluster ready"
 ceph status
