@@ -198,11 +198,12 @@ def annual_loss_with_recovery(scheme, afr, recovery_seconds, down_out_interval=M
     return annual_loss_probability(scheme, afr, window_days(window))
 
 
-def concurrent_recoveries(osds, size, max_backfills=OSD_MAX_BACKFILLS, backfill=False):
+def concurrent_recoveries(osds, size, max_backfills=OSD_MAX_BACKFILLS, backfill=False, receivers=None):
     """How many PGs can recover at the same time under Ceph's recovery reservations (upper bound).
 
         remote slots per PG  r = 1 if backfill else size - 1
         concurrent = max(1, min(osds x max_backfills, floor(osds x max_backfills / r)))
+        with receivers R:  concurrent = min(concurrent, R x max_backfills)
 
     Before a PG copies anything, its primary takes one slot of its own OSD's local reserver and
     then one slot of the remote reserver of each OSD it will write to; each reserver has
@@ -210,13 +211,21 @@ def concurrent_recoveries(osds, size, max_backfills=OSD_MAX_BACKFILLS, backfill=
     remotes), backfill only the OSD being filled. So on 3 surviving OSDs with size 3 and the
     default max_backfills 1, only ONE PG recovers at a time, and only its primary's recovery-sleep
     schedule does any work: use min(peers, concurrent_recoveries(...)) as recovery_time's peers.
-    osds: OSDs taking part (the survivors). Valid: osds >= 1, size >= 2, max_backfills >= 1.
-    Vectorised. Source: Ceph docs, doc/dev/osd_internals/recovery_reservation.rst, and
+    osds: OSDs taking part (the survivors). receivers: how many distinct OSDs take the failed
+    OSD's place (every recovering PG reserves a slot on its receiver); with failure domain host
+    and as many hosts as copies, only the failed OSD's host-mates can (1 on 3 hosts of 2 OSDs),
+    so one PG at a time however many OSDs survive. None: no such limit.
+    Valid: osds >= 1, size >= 2, max_backfills >= 1, receivers >= 1. Vectorised.
+    Source: Ceph docs, doc/dev/osd_internals/recovery_reservation.rst, and
     src/osd/PeeringState.cc (WaitRemoteRecoveryReserved), Pacific; provenance: Ceph code, Pacific
-    (counting bound; it ignores which OSDs each PG actually spans).
+    (counting bound; without receivers it ignores which OSDs each PG actually spans).
     """
     osds = _check.integer("osds", osds, lo=1)
     size = _check.integer("size", size, lo=2)
     slots = osds * _check.integer("max_backfills", max_backfills, lo=1)
     remotes = np.ones_like(size) if backfill else size - 1
-    return _check.scalar(np.maximum(1, np.minimum(slots, slots // remotes)))
+    concurrent = np.maximum(1, np.minimum(slots, slots // remotes))
+    if receivers is not None:
+        receivers = _check.integer("receivers", receivers, lo=1)
+        concurrent = np.minimum(concurrent, receivers * _check.integer("max_backfills", max_backfills, lo=1))
+    return _check.scalar(concurrent)

@@ -92,6 +92,12 @@ def restore_config(client, before):
     before, None when the option was not in the database."""
     for (who, option), old in reversed(list(before)):
         if old is None:
+            if option.startswith("mgr/"):
+                # a mgr module is not told when its option leaves the database (Pacific): it kept
+                # the lab's value (lab 02 left the balancer off). Hand it the default first.
+                default = client.mon("config help", key=option)["default"]
+                value = str(default).lower() if isinstance(default, bool) else str(default)
+                client.mon("config set", who=who, name=option, value=value)
             client.mon("config rm", who=who, name=option)
         else:
             client.mon("config set", who=who, name=option, value=str(old))

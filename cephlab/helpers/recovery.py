@@ -88,11 +88,14 @@ def objects_on_osd(cluster, pool, osd_id):
             sum(p["stat_sum"]["num_bytes"] for p in pgs))
 
 
-def pg_brief(cluster, pool_id=None):
-    """({state: PG count}, {OSDs in some PG's up set}) from one `pg dump pgs_brief` of the mgr;
-    only the PGs of pool `pool_id` when it is given."""
-    pgs = [pg for pg in cluster.pgs_brief()
-           if pool_id is None or pg["pgid"].split(".")[0] == str(pool_id)]
+def _brief_rows(cluster, pool_id=None):
+    return [pg for pg in cluster.pgs_brief() if pool_id is None or pg["pgid"].split(".")[0] == str(pool_id)]
+
+
+def pg_brief(cluster, pool_id=None, rows=None):
+    """({state: PG count}, {OSDs in some PG's up set}) from one `pg dump pgs_brief` of the mgr
+    (or `rows` of one); only the PGs of pool `pool_id` when it is given."""
+    pgs = _brief_rows(cluster, pool_id) if rows is None else rows
     states = {}
     for pg in pgs:
         states[pg["state"]] = states.get(pg["state"], 0) + 1
@@ -110,10 +113,11 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None, pool
     pool: count only that pool's PGs (the ones a model of its objects describes); another pool's
     data on the cluster still recovers and competes for the same reservations and throttles.
 
-    Returns {"series": [(t, {state: n})], "down_s", "out_s", "remapped", "active", "clean"}: the
-    times (s after the kill) when the monitors marked it down, when it was marked out, and the
-    first samples in which the mgr's PG stats had moved every PG off the OSD ("remapped"), showed
-    every PG active (serving I/O) and every PG active+clean.
+    Returns {"series": [(t, {state: n})], "down_s", "out_s", "remapped", "active", "clean",
+    "receivers"}: the times (s after the kill) when the monitors marked it down, when it was
+    marked out, and the first samples in which the mgr's PG stats had moved every PG off the OSD
+    ("remapped"), showed every PG active (serving I/O) and every PG active+clean; receivers: the
+    OSDs that took its place in the up sets of its PGs (the ones the recovery writes to).
 
     Samples come from the mgr's own PG stats, states and up sets in one call, so "all clean" is
     never the picture from before the failure; c.record_pg_states stops only after it has seen
@@ -123,6 +127,8 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None, pool
     c = lab.cluster
     pool_id = None if pool is None else c.ceph("osd", "pool", "get", pool, "size")["pool_id"]
     series, times = [], {"remapped": None, "active": None, "clean": None}
+    before = {pg["pgid"]: set(pg.get("up", [])) for pg in _brief_rows(c, pool_id)}
+    receivers = set()
     t0 = time.monotonic()
     lab.kill_osd(osd_id)
     down = time.monotonic() - t0
@@ -131,7 +137,8 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None, pool
 
     def sample():
         t = round(time.monotonic() - t0, 3)
-        states, up = pg_brief(c, pool_id)
+        rows = _brief_rows(c, pool_id)
+        states, up = pg_brief(c, rows=rows)
         series.append((t, states))
         if times["remapped"] is None and osd_id not in up:
             times["remapped"] = t
@@ -140,12 +147,15 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None, pool
                 times["active"] = t
             if set(states) <= {"active+clean"}:
                 times["clean"] = t
+                # the final up sets: a down OSD only leaves them, the `out` brings its successor
+                receivers.update(*(set(pg.get("up", [])) - before.get(pg["pgid"], set()) for pg in rows
+                                   if osd_id in before.get(pg["pgid"], ())))
         return times["clean"] is not None
     poll_until(sample, timeout, f"all PGs{'' if pool is None else ' of ' + pool} active+clean "
                f"after osd.{osd_id} went out",
                interval=interval, progress=progress, describe=lambda: str(series[-1][1]),
                hint="check `ceph health detail`")
-    return {"series": series, "down_s": down, "out_s": out, **times}
+    return {"series": series, "down_s": down, "out_s": out, **times, "receivers": sorted(receivers)}
 
 
 def restore(lab, osd_id, timeout=180):

@@ -178,6 +178,20 @@ def test_concurrent_recoveries(args):
     assert recovery.concurrent_recoveries(osds, size, backfills, backfill=backfill) == CONCURRENT[args]
 
 
+def test_one_receiver_recovers_one_pg_at_a_time():
+    # 3 hosts of 2 OSDs, failure domain host: only osd.N's host-mate can take its PGs
+    assert recovery.concurrent_recoveries(5, 3, 1) == 2
+    assert recovery.concurrent_recoveries(5, 3, 1, receivers=1) == 1
+    assert recovery.concurrent_recoveries(5, 3, 4, receivers=1) == 4      # its 4 remote slots
+    assert recovery.concurrent_recoveries(3, 3, 1, receivers=3) == 1      # lab 08 native: no change
+
+
+@given(st.integers(1, 500), st.integers(2, 6), st.integers(1, 16), st.integers(1, 500))
+def test_concurrent_recoveries_with_receivers_never_exceeds_either_bound(osds, size, backfills, receivers):
+    n = recovery.concurrent_recoveries(osds, size, backfills, receivers=receivers)
+    assert 1 <= n <= min(recovery.concurrent_recoveries(osds, size, backfills), receivers * backfills)
+
+
 @given(st.integers(1, 500), st.integers(2, 6), st.integers(1, 16))
 def test_concurrent_recoveries_bounds(osds, size, backfills):
     n = recovery.concurrent_recoveries(osds, size, backfills)
@@ -187,7 +201,8 @@ def test_concurrent_recoveries_bounds(osds, size, backfills):
 
 
 @pytest.mark.parametrize("bad, name", [(dict(osds=0, size=3), "osds"), (dict(osds=3, size=1), "size"),
-                                       (dict(osds=3, size=3, max_backfills=0), "max_backfills")])
+                                       (dict(osds=3, size=3, max_backfills=0), "max_backfills"),
+                                       (dict(osds=3, size=3, receivers=0), "receivers")])
 def test_concurrent_recoveries_rejects(bad, name):
     with pytest.raises(ValueError, match=name):
         recovery.concurrent_recoveries(**bad)

@@ -128,7 +128,8 @@ def pgs(*rows):
 
 
 def test_fail_and_recover_times_each_phase(clock, monkeypatch):
-    briefs = [pgs(("active+clean", [0, 1]), ("active+clean", [1, 2])),            # before the stats move
+    briefs = [pgs(("active+clean", [0, 1]), ("active+clean", [1, 2])),            # before the kill
+              pgs(("active+clean", [0, 1]), ("active+clean", [1, 2])),            # before the stats move
               pgs(("peering", [1, 2]), ("active+clean", [1, 2])),
               pgs(("active+undersized+degraded", [1, 2]), ("active+clean", [1, 2])),
               pgs(("active+clean", [1, 2]), ("active+clean", [1, 2]))]
@@ -143,12 +144,14 @@ def test_fail_and_recover_times_each_phase(clock, monkeypatch):
     assert [t for t, _ in out["series"]] == [0, 1, 2, 3]
     # the stats moved off osd.0 in the 2nd sample, every PG served I/O in the 3rd, clean in the 4th
     assert (out["remapped"], out["active"], out["clean"]) == (1, 2, 3)
+    assert out["receivers"] == [2]                 # 1.0 went from [0, 1] to [1, 2]: osd.2 took over
     assert seen == [0, 1, 2]                       # one progress call per sample that is not clean yet
 
 
 def test_fail_and_recover_of_one_pool_ignores_the_others(clock, monkeypatch):
     other = [{"pgid": "7.0", "state": "active+undersized+degraded", "up": [1, 2]}]   # still recovering
-    c = RecoveryCluster([pgs(("peering", [1, 2])) + other, pgs(("active+clean", [1, 2])) + other])
+    c = RecoveryCluster([pgs(("active+clean", [0, 1])) + other, pgs(("peering", [1, 2])) + other,
+                         pgs(("active+clean", [1, 2])) + other])
     c.ceph = lambda *args: {"pool_id": 1, "size": 3}
     monkeypatch.setattr(recovery, "time", type("T", (), {"monotonic": staticmethod(lambda: clock[0])}))
     out = recovery.fail_and_recover(Lab(c), 0, interval=1, pool="lab08-data")
@@ -172,6 +175,8 @@ class ConfigClient:
 
     def mon(self, prefix, **kw):
         self.calls.append((prefix, kw))
+        if prefix == "config help":          # what the mon answers for the balancer's switch
+            return {"name": kw["key"], "type": "bool", "default": True}
 
 
 class FakeTuning(Tuning):
@@ -184,6 +189,14 @@ def test_restore_config_puts_back_last_change_first():
     c.restore_config([(("osd", "a"), None), (("osd.1", "b"), 4)])
     assert c.client.calls == [("config set", {"who": "osd.1", "name": "b", "value": "4"}),
                               ("config rm", {"who": "osd", "name": "a"})]
+
+
+def test_restore_config_hands_a_mgr_module_its_default_before_removing_it():
+    c = FakeTuning()
+    c.restore_config([(("mgr", "mgr/balancer/active"), None)])
+    assert c.client.calls == [("config help", {"key": "mgr/balancer/active"}),
+                              ("config set", {"who": "mgr", "name": "mgr/balancer/active", "value": "true"}),
+                              ("config rm", {"who": "mgr", "name": "mgr/balancer/active"})]
 
 
 # -- pools.pg_list: the one unwrapping of Ceph's PG lists ------------------------------------------------
