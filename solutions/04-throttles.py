@@ -533,6 +533,7 @@ BS_OSDS = [int(o) for o in c.ceph("osd", "ls")]
 shown = c.config_show(f"osd.{BS_OSDS[0]}")
 bs_options = {k: shown[k] for k in ("bluestore_throttle_bytes", "bluestore_throttle_deferred_bytes",
                                      "bluestore_throttle_cost_per_io", "bluestore_throttle_cost_per_io_hdd",
+                                     "bluestore_throttle_cost_per_io_ssd",
                                      "bluestore_prefer_deferred_size_hdd")}
 bs_pool = lab.replicated_pool("bs", size=3, pg_num=32)
 deferred_before = {o: throttle_counters(c, o, "throttle-bluestore_throttle_deferred_bytes") for o in BS_OSDS}
@@ -554,26 +555,37 @@ pd.DataFrame({"throttle_bytes": {"max": bs_bytes["max"], "gets": bs_run.total("g
 
 # %% tags=["nbval-ignore-output"]
 pinned, tuned, default = fs_runs["backoff pinned"], fs_runs["case 3 + 4"], fs_runs["defaults"]
-cost_per_io = float(bs_options["bluestore_throttle_cost_per_io"]) or float(bs_options["bluestore_throttle_cost_per_io_hdd"])
+# BlueStore charges the _hdd or the _ssd cost per I/O by what its device reports (0 = "by device")
+kind, other = ("hdd", "ssd") if c.osd_rotational(BS_OSDS[0]) else ("ssd", "hdd")
+cost_per_io = float(bs_options["bluestore_throttle_cost_per_io"]) or float(bs_options[f"bluestore_throttle_cost_per_io_{kind}"])
+print(f"osd.{BS_OSDS[0]}'s device is {'rotational' if kind == 'hdd' else 'not rotational'}: "
+      f"cost per I/O {cost_per_io:,.0f} bytes (bluestore_throttle_cost_per_io_{kind})")
+# Every row has a negative control: a plausibly wrong model that the same tolerance must reject.
 cmp = Comparison()
 cmp.add("FileStore transactions per OSD per client write (3 OSDs, size 3)", model=3 / len(FS_OSDS),
         measured=default.total("get") / len(FS_OSDS) / default.bench.ops, rel_tol=0.05,
-        why="every OSD holds a copy of every object; a few extra transactions (PG info) are allowed")
+        why="every OSD holds a copy of every object; a few extra transactions (PG info) are allowed",
+        control=("only the primary writes (no replicas)", 1 / len(FS_OSDS)))
 cmp.add_bound("backoff pinned: client IOPS <= 1 / delay", bound=cap, measured=pinned.bench.iops, unit="IOPS",
               rel_tol=0.1, why="each OSD lets one transaction per delay through, so no run can beat the cap; "
-              "+10 % for rados bench's rounding of a short run")
+              "+10 % for rados bench's rounding of a short run",
+              control=("the three copies wait one after another", cap / 3))
 cmp.add("backoff pinned: share of transactions that waited", model=1.0,
         measured=pinned.total("wait_count") / pinned.total("get"), rel_tol=0.02,
-        why="with a delay above 0 at every fill there is no fast path: every get sleeps")
+        why="with a delay above 0 at every fill there is no fast path: every get sleeps",
+        control=("a fast path below the low threshold (no waits)", 0.0))
 cmp.add("case 3: waits at the op-queue limit", model=0, measured=tuned.total("wait_count"), rel_tol=0,
         why="max_ops 500,000 is never reached and the multiples are 0, so no request can wait")
 cmp.add("BlueStore: throttle cost per 4 KiB write", model=thr.bluestore_txc_cost(4096, 1, cost_per_io),
         measured=bs_run.total("get_sum") / bs_run.total("get"), unit="bytes", rel_tol=0.01,
-        why="the transaction's encoding (~1.5 KB of op headers and attributes) comes on top of the 4 KiB")
+        why="the transaction's encoding (~1.5 KB of op headers and attributes) comes on top of the 4 KiB",
+        control=(f"the {other.upper()} cost per I/O", thr.bluestore_txc_cost(
+            4096, 1, float(bs_options[f"bluestore_throttle_cost_per_io_{other}"]))))
 cmp.add("BlueStore: deferred throttle max", model=thr.bluestore_deferred_throttle_max(
             float(bs_options["bluestore_throttle_bytes"]), float(bs_options["bluestore_throttle_deferred_bytes"])),
-        measured=deferred_after[BS_OSDS[0]]["max"], unit="bytes", rel_tol=0)
-cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees"]]
+        measured=deferred_after[BS_OSDS[0]]["max"], unit="bytes", rel_tol=0,
+        control=("the max is bluestore_throttle_deferred_bytes alone", float(bs_options["bluestore_throttle_deferred_bytes"])))
+cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees", "control", "control fails"]]
 
 # %% tags=["nbval-ignore-output"]
 fig, ax = plots.figure()

@@ -346,7 +346,7 @@ c = lab.cluster
 rbd_pool = lab.replicated_pool("rbd", size=3, pg_num=32, application="rbd")
 WRITE_MIB = {"vm0": 4, "vm1": 8, "vm2": 16}
 chunk = os.urandom(MIB)
-with c.client.handle.open_ioctx(rbd_pool) as ioctx:
+with c.ioctx(rbd_pool) as ioctx:
     for image, mib in WRITE_MIB.items():
         lab.rbd_image(rbd_pool, image, 1024)
         with rbd.Image(ioctx, image) as img:
@@ -433,7 +433,7 @@ print(f"ratios now {new_ratios} (nearfull {margin:.0f} MiB above the fullest OSD
 print(f"MAX AVAIL with the lowered full ratio: ceph df {avail_low / MIB:.0f} MiB, model {model_low / MIB:.0f} MiB")
 
 t0 = time.monotonic()
-with c.client.handle.open_ioctx(fill_pool) as ioctx:
+with c.ioctx(fill_pool) as ioctx:
     for name in names:
         ioctx.write_full(name, os.urandom(OBJ))
 print(f"wrote {OBJECTS * OBJ / MIB:.0f} MiB in {time.monotonic() - t0:.1f} s")
@@ -457,28 +457,37 @@ placed
 # ### Model vs measurement
 
 # %% tags=["nbval-ignore-output"]
+# Each row has a negative control: a plausibly wrong model that the same tolerance must reject.
 capacity = Comparison()
 capacity.add("RBD used, 3 images (rbd du)", model=written / MIB, measured=du["total_used_size"] / MIB,
-             unit="MiB", rel_tol=0.01, why="whole 4 MiB objects were written, and rbd du counts objects")
+             unit="MiB", rel_tol=0.01, why="whole 4 MiB objects were written, and rbd du counts objects",
+             control=("thick provisioning: the images' full size", 3 * GIB / MIB))
 capacity.add("thin ratio, 3 x 1 GiB images", model=3 * GIB / written,
              measured=du["total_provisioned_size"] / du["total_used_size"], rel_tol=0.01,
-             why="provisioned / used, both exact")
+             why="provisioned / used, both exact", control=("thick provisioning", 1.0))
 capacity.add("raw used = 3 x stored (ceph df)", model=3 * pool_df["stored"] / MIB,
              measured=pool_df["used"] / MIB, unit="MiB", rel_tol=0.03,
-             why="4 KiB allocation units; RBD headers and object maps are tiny")
+             why="4 KiB allocation units; RBD headers and object maps are tiny",
+             control=("size 2", 2 * pool_df["stored"] / MIB))
 capacity.add("MAX AVAIL, default full ratio", model=avail_weights / MIB, measured=df_avail / MIB,
-             unit="MiB", rel_tol=0.01, why="the same formula as PGMap::get_rule_avail on the same numbers")
+             unit="MiB", rel_tol=0.01, why="the same formula as PGMap::get_rule_avail on the same numbers",
+             control=("raw free / 3 (no full ratio, no fullest OSD)", (usage["size"] - usage["used"]).sum() / 3 / MIB))
 capacity.add("MAX AVAIL, lowered full ratio", model=model_low / MIB, measured=avail_low / MIB,
-             unit="MiB", rel_tol=0.03, why="same formula; usage read a moment apart")
+             unit="MiB", rel_tol=0.03, why="same formula; usage read a moment apart",
+             control=("the full ratio left at its default", cap.max_avail(
+                 usage_low["size"], usage_low["weight"], replicated(3), usage_low["used"], ratios["full"]) / MIB))
 capacity.add("data written to the OSDs (CRUSH placement)", model=predicted_add.sum() / MIB,
              measured=(usage_after["data"] - start["data"]).sum() / MIB, unit="MiB", rel_tol=0.02,
-             why="each 4 MiB object lands on the 3 OSDs CRUSH names; BlueStore allocates it exactly")
+             why="each 4 MiB object lands on the 3 OSDs CRUSH names; BlueStore allocates it exactly",
+             control=("size 2", predicted_add.sum() * 2 / 3 / MIB))
 capacity.add("OSDs reported near full", model=predicted_nearfull,
-             measured=len(nearfull_osds), rel_tol=0, why="the thresholds sit tens of MiB from every OSD")
+             measured=len(nearfull_osds), rel_tol=0, why="the thresholds sit tens of MiB from every OSD",
+             control=("the nearfull ratio left at its default", int((fill_after > ratios["nearfull"]).sum())))
 capacity.add("MAX AVAIL after the write, predicted in advance", model=predicted_after / MIB,
              measured=avail_after / MIB, unit="MiB", rel_tol=0.12,
-             why="BlueFS metadata moves in 12-24 MiB steps on an OSD with ~400 MiB of room")
-capacity.table()[["model", "measured", "measured/model", "tolerance", "agrees"]]
+             why="BlueFS metadata moves in 12-24 MiB steps on an OSD with ~400 MiB of room",
+             control=("writing does not change MAX AVAIL", avail_low / MIB))
+capacity.table()[["model", "measured", "measured/model", "tolerance", "agrees", "control", "control fails"]]
 
 # %% tags=["nbval-ignore-output"]
 fig, (ax1, ax2) = plots.figure(ncols=2)

@@ -391,9 +391,14 @@ runs.pivot(index="clients", columns="storage", values=["tps", "latency_ms", "s p
 #
 # The model takes two measured inputs: each side's flush latency (above), and the time a
 # transaction spends on everything but its commit, from the local single-client run
-# (*R0,local − flush,local*). It predicts the single client's time on Ceph. Then, with each
-# side's measured single-client time as *R0*, the closed-loop bound *N / R0* is a ceiling every
-# run with more clients must stay under.
+# (*R0,local − flush,local*). It predicts the single client's time on Ceph; its negative
+# control is the same sum with the local disk's flush (as if Ceph's replicated flush cost no
+# more than a local one), which the same tolerance must reject.
+#
+# With each side's measured single-client time as *R0*, the closed-loop bound *N / R0* is a
+# ceiling for the runs with more clients. The runs stay far under it (the table below gives
+# the share), so "tps <= N / R0" could not fail and is not a check here: it is shown as a
+# measurement, and the gap is what group commit and the shared cores make of it.
 
 # %% tags=["nbval-ignore-output"]
 meas = {(r.storage, r.clients): r for r in runs.itertuples()}
@@ -404,15 +409,13 @@ cmp.add("Ceph, 1 client: ms per transaction", model=r0["ceph"], measured=meas["c
         unit="ms", rel_tol=1.5,
         why="the inputs come from separate short runs (seen up to 2.3x apart under load), and on 2 "
             "shared cores the OSDs' CPU work for each flush competes with PostgreSQL's, adding "
-            "run-queue waits the sum leaves out; so in practice this is a ceiling at 2.5x the model")
-for name in ("local", "ceph"):
-    r0_measured = meas[name, 1].latency_ms
-    for n in SWEEP[1:]:
-        cmp.add_bound(f"{name}, {n} clients: tps <= N / R0", bound=db.closed_loop_tps(n, r0_measured),
-                      measured=meas[name, n].tps, unit="tps", rel_tol=0.3,
-                      why="R0 comes from one short single-client run; a busy moment during it "
-                          "lowers the bound by tens of percent")
-cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees"]]
+            "run-queue waits the sum leaves out; so in practice this is a ceiling at 2.5x the model",
+        control=("Ceph's flush costs what the local disk's does", r0["local"]))
+display(cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees", "control", "control fails"]])
+pd.DataFrame([{"storage": name, "clients": n, "measured tps": meas[name, n].tps,
+               "N / R0 (tps)": db.closed_loop_tps(n, meas[name, 1].latency_ms),
+               "share of N / R0": meas[name, n].tps / db.closed_loop_tps(n, meas[name, 1].latency_ms)}
+              for name in ("local", "ceph") for n in SWEEP[1:]]).set_index(["storage", "clients"])
 
 # %% tags=["nbval-ignore-output"]
 fig, (ax1, ax2) = plots.figure(ncols=2)
