@@ -443,13 +443,21 @@ assert q4_nines_cluster == red.nines(red.cluster_loss_probability(100, 3333, rep
 import time
 from cephlab.helpers.lab import LabSession, connect, wait_for_df
 
-TUNED = {"osd_recovery_sleep_hdd": 0, "osd_max_backfills": 4, "osd_recovery_max_active_hdd": 8}
-leftovers = rh.undo_interrupted_run(connect(), [("osd", option) for option in TUNED])
+c = connect()
+osds = [int(o) for o in c.ceph("osd", "ls")]
+# The OSDs' own device class picks Ceph's _hdd or _ssd recovery defaults (the SSD sleep is 0)
+CLS = "hdd" if c.osd_rotational(osds[0]) else "ssd"
+TUNED = {f"osd_recovery_sleep_{CLS}": 0, "osd_max_backfills": 4, f"osd_recovery_max_active_{CLS}": 8}
+leftovers = rh.undo_interrupted_run(c, [("osd", option) for option in TUNED])
 if leftovers:
     print("an earlier run was interrupted; undone:", ", ".join(leftovers))
 lab = LabSession("08", min_osds=4)
 c = lab.cluster
-osds = [int(o) for o in c.ceph("osd", "ls")]
+# what the measured runs' model gets: this cluster's defaults, then the tuned values
+RUN_SETTINGS = {"defaults": dict(max_backfills=int(c.config_get("osd", "osd_max_backfills")),
+                                 recovery_sleep=float(c.config_get("osd", f"osd_recovery_sleep_{CLS}"))),
+                "tuned": dict(max_backfills=TUNED["osd_max_backfills"], recovery_sleep=0.0)}
+print(f"OSD data devices: {CLS} (as the OSDs decided); defaults here: {RUN_SETTINGS['defaults']}")
 print(f"cluster {c.name}: {c.health()}, {len(osds)} OSDs")
 
 OBJECTS, OBJECT_SIZE = 128, MiB
@@ -529,7 +537,7 @@ timeline
 # %% tags=["nbval-ignore-output"]
 def model_seconds(run, setting):
     """The sleep counts objects, the disks count bytes: pass the mean object size."""
-    st = SETTINGS[setting]
+    st = RUN_SETTINGS[setting]
     survivors = len(osds) - 1
     working = min(survivors, rec.concurrent_recoveries(survivors, 3, st["max_backfills"],
                                                        receivers=max(1, len(run["receivers"]))))
@@ -608,7 +616,7 @@ durability
 # A crash shows up first as `stale` (the primary stopped reporting), then `peering` (no I/O),
 # then `active+...+degraded` (serving I/O with two copies) waiting for and taking recovery
 # slots, then `active+clean`: the seed 002 sequence. With the defaults the model lets one PG
-# recover at a time, one push per 0.1 s sleep; every PG also waits for its reservations and one
+# recover at a time, one push per recovery sleep (0.1 s on HDD-class OSDs, none on SSDs); every PG also waits for its reservations and one
 # more sleep before it is declared clean, costs the model leaves out that matter on a small
 # cluster with few objects per PG. Tuned, the disks set the pace and what remains is peering and
 # the PG-stats steps to the manager. Ceph's 600 s down-out interval dwarfs a small cluster's
