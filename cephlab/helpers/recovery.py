@@ -80,9 +80,13 @@ def other_pools_with_objects(cluster, pool):
     return {name: v["objects"] for name, v in cluster.df().items() if name != pool and v["objects"]}
 
 
+def _pool_id(cluster, pool):
+    return cluster.ceph("osd", "pool", "get", pool, "size")["pool_id"]
+
+
 def objects_on_osd(cluster, pool, osd_id):
     """(PGs, objects, bytes) of `pool` that have a copy on osd.N, from the mgr's PG stats."""
-    pool_id = cluster.ceph("osd", "pool", "get", pool, "size")["pool_id"]
+    pool_id = _pool_id(cluster, pool)
     pgs = [p for p in cluster.pg_stats(osd=osd_id) if p["pgid"].split(".")[0] == str(pool_id)]
     return (len(pgs), sum(p["stat_sum"]["num_objects"] for p in pgs),
             sum(p["stat_sum"]["num_bytes"] for p in pgs))
@@ -92,10 +96,10 @@ def _brief_rows(cluster, pool_id=None):
     return [pg for pg in cluster.pgs_brief() if pool_id is None or pg["pgid"].split(".")[0] == str(pool_id)]
 
 
-def pg_brief(cluster, pool_id=None, rows=None):
-    """({state: PG count}, {OSDs in some PG's up set}) from one `pg dump pgs_brief` of the mgr
-    (or `rows` of one); only the PGs of pool `pool_id` when it is given."""
-    pgs = _brief_rows(cluster, pool_id) if rows is None else rows
+def pg_brief(cluster, rows=None):
+    """({state: PG count}, {OSDs in some PG's up set}) from one `pg dump pgs_brief` of the mgr,
+    or from `rows` of one (e.g. one pool's)."""
+    pgs = cluster.pgs_brief() if rows is None else rows
     states = {}
     for pg in pgs:
         states[pg["state"]] = states.get(pg["state"], 0) + 1
@@ -125,7 +129,7 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None, pool
     progress: called with (seconds waited, False) after each sample (core.poll's progress).
     """
     c = lab.cluster
-    pool_id = None if pool is None else c.ceph("osd", "pool", "get", pool, "size")["pool_id"]
+    pool_id = None if pool is None else _pool_id(c, pool)
     series, times = [], {"remapped": None, "active": None, "clean": None}
     before = {pg["pgid"]: set(pg.get("up", [])) for pg in _brief_rows(c, pool_id)}
     receivers = set()
