@@ -395,7 +395,8 @@ assert q6_ec21_kib == 16 * red.allocated_bytes(my_object_bytes, erasure(2, 1)) /
 # on the OSDs. Every pool this lab makes is named `lab01-…` and deleted in the last cell.
 
 # %% tags=["nbval-ignore-output"]
-from cephlab.helpers.lab import LabSession, wait_for_df, io_probe, learner_choice
+from cephlab.helpers import experiment
+from cephlab.helpers.lab import LabSession, wait_for_df, io_probe
 from cephlab.helpers.placement import object_on_osd, wait_peered
 
 lab = LabSession("01", min_osds=3)
@@ -445,7 +446,7 @@ raw_usage.assert_agree()
 
 # %% tags=["nbval-ignore-output"]
 SMALL = 16
-size = learner_choice(my_object_bytes, 1000, "my_object_bytes (Q6)")
+size = experiment.choice(my_object_bytes, 1000, "my_object_bytes (Q6)")
 small_manifests = {label: c.write_checked_objects(pool, count=SMALL, size=size, prefix="small")
                    for label, pool in pools.items()}
 after = {label: wait_for_df(c, pool, OBJECTS + SMALL) for label, pool in pools.items()}
@@ -460,10 +461,28 @@ your = {"replicated size 3": globals().get("q6_rep3_kib"), "EC 2+1": globals().g
 table = small_cmp.table()[["model", "measured", "tolerance", "agrees", "control", "control fails"]]
 table.insert(0, "your prediction", [your[label] if isinstance(your[label], (int, float)) else None
                                     for label in model_schemes])
+run = experiment.RunFigures()
+run.record(ec_saving=small_cmp.rows[0].measured / small_cmp.rows[1].measured)
 table
 
 # %%
 small_cmp.assert_agree()
+
+# %% [markdown]
+# **Your gap.** For large objects EC 2+1 needs half the raw space of size 3 (3 / 1.5 = 2x). Read
+# your run: how many times more raw space did size 3 take than EC 2+1 for *your* objects? Store
+# `my_ec_saving` (size 3's measured KiB / EC 2+1's measured KiB) and run the check.
+
+# %%
+my_ec_saving = small_cmp.rows[0].measured / small_cmp.rows[1].measured  # SOLUTION
+run.check("my_ec_saving", my_ec_saving, "ec_saving",
+          hint="divide the measured raw KiB of the size-3 pool by that of the EC 2+1 pool, for your 16 objects")
+
+# %% [markdown]
+# **W1. Why do small objects cost an EC pool more than k/(k+m) suggests?** Answer in two or three
+# sentences with your object size and your two measured figures (graded by hand).
+#
+# *Your answer:*
 
 # %% [markdown]
 # ## Measure: one OSD down — which pool still serves I/O?
@@ -542,6 +561,12 @@ conclusions.render("""
     srep=small_rows["replicated size 3"].measured, sec=small_rows["EC 2+1"].measured,
     saving=1 - small_rows["EC 2+1"].measured / small_rows["replicated size 3"].measured, down=DOWN,
     rep_io=serving[("replicated size 3", 2)], ec_io=serving[("EC 2+1", 2)], strict_io=serving[("EC 2+1", 3)])
+
+# %% [markdown]
+# **W2. A PG of your EC 2+1 pool kept (or stopped) serving I/O with one OSD down. Why?** Use the
+# `min_size` values and the outcomes of your run (graded by hand).
+#
+# *Your answer:*
 
 # %% [markdown]
 # ## Clean up

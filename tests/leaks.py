@@ -39,8 +39,10 @@ def master_parts(master):
             parts["hidden" if src.lstrip().startswith("# HIDDEN") else "public"] |= _lines(src)
         elif block == "SOLUTION":
             parts["solution"] |= {grading.SOLUTION_TAIL.sub("", line).strip() for line in src.splitlines()}
-        else:
-            parts["prompt"] |= _lines(src)
+        else:   # an own-experiment cell after a measurement: its `# SOLUTION` lines are answers too
+            answers = {line for line in src.splitlines() if grading.SOLUTION_TAIL.search(line)}
+            parts["solution"] |= {grading.SOLUTION_TAIL.sub("", line).strip() for line in answers}
+            parts["prompt"] |= _lines("\n".join(line for line in src.splitlines() if line not in answers))
     return parts
 
 

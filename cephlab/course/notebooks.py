@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -39,11 +40,31 @@ def otter_assign(solution, out):
     return Path(out)
 
 
+# otter assign replaces `# SOLUTION` lines only inside questions; the learner's own-experiment
+# cells after a measurement (issue 15) are not questions, so the same rule is applied to them here.
+SOLUTION_LINE = re.compile(r"^(?P<indent>\s*)(?P<target>[A-Za-z_][\w.]*)\s*=(?!=).*#\s*SOLUTION\s*$")
+
+
+def strip_solution_lines(source):
+    """`name = answer  # SOLUTION` -> `name = ...`; any other `# SOLUTION` line is dropped."""
+    out = []
+    for line in source.split("\n"):
+        if not re.search(r"#\s*SOLUTION\s*$", line):
+            out.append(line)
+        elif m := SOLUTION_LINE.match(line):
+            out.append(f"{m['indent']}{m['target']} = ...")
+    return "\n".join(out)
+
+
 def _normalise(nb_path):
-    """Make the student notebook byte-stable: no outputs, counts, random cell ids or timings."""
+    """Make the student notebook byte-stable: no outputs, counts, random cell ids or timings;
+    no `# SOLUTION` line left anywhere."""
     nb = json.loads(nb_path.read_text())
     for i, cell in enumerate(nb["cells"]):
         cell["id"] = f"cell-{i:03d}"
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "code" and "SOLUTION" in source:
+            cell["source"] = strip_solution_lines(source).splitlines(keepends=True)
         if cell["cell_type"] == "code":
             cell["outputs"] = []
             cell["execution_count"] = None

@@ -240,11 +240,3 @@ def io_probe(cluster, pool, name, timeout=5):
     finally:
         client.shutdown()
 
-
-def learner_choice(value, default, what):
-    """The value a learner chose in an exercise, or `default` (said so) while it is still `...`:
-    the measurement that uses the choice runs either way, and the learner sees which it used."""
-    if value is ... or value is None:
-        print(f"{what} is not set yet: measuring with {default!r}; set it and run this cell again")
-        return default
-    return value

@@ -15,9 +15,3 @@ def test_a_missing_figure_is_named():
     with pytest.raises(KeyError, match="needs a value for 'seconds'"):
         conclusions.render("took {seconds} s")
 
-
-def test_a_measurement_uses_the_learners_choice_or_says_it_does_not(capsys):
-    from cephlab.helpers.lab import learner_choice
-    assert learner_choice(4096, 6000, "my_object_bytes") == 4096
-    assert learner_choice(..., 6000, "my_object_bytes") == 6000
-    assert "my_object_bytes is not set yet: measuring with 6000" in capsys.readouterr().out

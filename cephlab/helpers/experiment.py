@@ -1,0 +1,65 @@
+"""The learner's own experiment in a lab (issue 15): a choice, a prediction, a run, the gap.
+
+    size = experiment.choice(my_object_bytes, 1000, "my_object_bytes (Q6)")   # before the run
+    ... measure with `size` ...
+    run = experiment.RunFigures()
+    run.record(ratio=measured / model)                                     # in the measuring cell
+    run.check("my_ratio", my_ratio, "ratio", hint="measured / model, from the table above")
+
+The prediction is an otter question placed before the measurement, so the grader (which has no
+cluster) checks it against the model for the learner's own choice. The figure the learner reads
+off their run is checked here, in their kernel, against what the run recorded; the check says
+whether it matches and what to reconsider, never the value. The written explanation that
+follows is graded by hand with book/rubrics.md.
+"""
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+
+def choice(value, default, what):
+    """The value a learner chose in an exercise, or `default` (said so) while it is still `...`:
+    the measurement that uses the choice runs either way, and the learner sees which it used."""
+    if value is ... or value is None:
+        print(f"{what} is not set yet: measuring with {default!r}; set it and run this cell again")
+        return default
+    return value
+
+
+class RunFigures:
+    """Figures one run produced, kept so a learner's reading of them can be checked without
+    printing them again in the check."""
+
+    def __init__(self) -> None:
+        self.figures: dict[str, float] = {}
+
+    def record(self, **figures: float) -> None:
+        for name, value in figures.items():
+            value = float(value)
+            if not math.isfinite(value):
+                raise ValueError(f"figure {name!r} must be a finite number, got {value!r}")
+            self.figures[name] = value
+
+    def matches(self, name: str, answer: object, rel_tol: float = 0.02) -> bool | None:
+        """True/False, or None while the answer is still `...`/None. rel_tol is relative to the
+        run's figure (0.02: the learner may round to two significant digits)."""
+        if name not in self.figures:
+            raise KeyError(f"this run recorded no figure {name!r}: run the measuring cell above first")
+        if answer is ... or answer is None:
+            return None
+        if isinstance(answer, bool) or not isinstance(answer, Real):
+            return False
+        actual = self.figures[name]
+        return math.isclose(float(answer), actual, rel_tol=rel_tol, abs_tol=1e-9)
+
+    def check(self, label: str, answer: object, name: str, hint: str, rel_tol: float = 0.02) -> None:
+        """Print whether `answer` (the learner's `label`) matches the run's figure `name`
+        (returns nothing, so a notebook shows only the sentence)."""
+        ok = self.matches(name, answer, rel_tol)
+        if ok is None:
+            print(f"{label} is not set yet: compute it from your run's table above")
+        elif ok:
+            print(f"{label} matches your run (within {rel_tol:.0%}). Now explain the gap below.")
+        else:
+            print(f"{label} does not match your run. Reconsider: {hint}")
