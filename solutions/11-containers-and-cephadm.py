@@ -187,6 +187,12 @@ blocked_plot = LivePlot(
 blocked_plot
 
 # %% [markdown]
+# **W1. How does a containerised Ceph daemon keep its state though its container is ephemeral?**
+# Answer in two or three sentences, naming where the state lives (graded by hand).
+#
+# *Your answer:*
+
+# %% [markdown]
 # ## Exercises
 # Answer with `ct.cephadm_layout`, `fd.shard_loss_distribution`, `fd.blocked_fraction`,
 # `fd.unavailable_fraction` and `fd.recovers_without_host`, then run the check cell.
@@ -346,6 +352,48 @@ assert abs(q4_unavailable - fd.shard_loss_distribution(3, 4, 3, "osd")[-1]) < 1e
 # %% [raw]
 # # END QUESTION
 
+# %% [raw]
+# # BEGIN QUESTION
+# name: q5
+# points: 2
+# all_or_nothing: true
+
+# %% [markdown]
+# **Q5. Your experiment: how many PGs stop?** Below, one host of the cephadm cluster stops while
+# two size-3 pools (`min_size` 2) hold data: one with failure domain host, one with failure domain
+# *osd*. You choose the osd-domain pool's number of PGs: store a power of two from 16 to 128 in
+# `my_pg_num`. Before the run, predict with the statistical model how many of those PGs will stop
+# serving I/O (a whole-number estimate is not required): store it in `q5_blocked_pgs`.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+my_pg_num = 64  # SOLUTION
+q5_blocked_pgs = my_pg_num * fd.blocked_fraction(3, 2, 3, 2, "osd")  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert isinstance(my_pg_num, int) and my_pg_num in (16, 32, 64, 128), "Choose a power of two from 16 to 128 for my_pg_num"
+
+# %%
+assert 0 < q5_blocked_pgs < my_pg_num, "A number of PGs, more than none and fewer than all of your pool's PGs: only PGs with two shards on the stopped host block"
+
+# %%
+# HIDDEN
+assert abs(q5_blocked_pgs - my_pg_num * fd.shard_loss_distribution(3, 2, 3, "osd")[2:].sum()) < 1e-9, "Your PG count times the share of PGs with at least two shards on the stopped host"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
 # %% [markdown]
 # ## Measure on the cephadm cluster
 #
@@ -358,7 +406,7 @@ assert abs(q4_unavailable - fd.shard_loss_distribution(3, 4, 3, "osd")[-1]) < 1e
 
 # %% tags=["nbval-ignore-output"]
 import time
-from cephlab.helpers import containers
+from cephlab.helpers import containers, experiment
 from cephlab.helpers import recovery as rh
 
 READY, WHY = containers.cephadm_ready()
@@ -470,8 +518,8 @@ else:
 
 # %% [markdown]
 # ### A whole node stops
-# Two pools of 32 PGs each, size 3, `min_size` 2: `lab11-byhost` with the cluster's default rule
-# (failure domain host) and `lab11-byosd` with a rule of failure domain osd. Before anything
+# Two pools, size 3, `min_size` 2: `lab11-byhost` (32 PGs) with the cluster's default rule
+# (failure domain host) and `lab11-byosd` (your `my_pg_num` PGs) with a rule of failure domain osd. Before anything
 # stops we check that models.crush reproduces every PG's up set from the cluster's own maps, and
 # count, per PG, the shards on the node we will halt (not the one with the active manager). Then
 # stop it (`vagrant halt`, or all of a container host's Ceph units), wait until its OSDs are
@@ -482,7 +530,8 @@ else:
 outage, halted = {}, None
 if READY:
     c.ceph("osd", "crush", "rule", "create-replicated", lab.name("byosd"), "default", "osd")
-    pool_osd = lab.replicated_pool("byosd", size=3, pg_num=32)
+    osd_pgs = experiment.choice(my_pg_num, 64, "my_pg_num (Q5)")
+    pool_osd = lab.replicated_pool("byosd", size=3, pg_num=osd_pgs)
     c.ceph("osd", "pool", "set", pool_osd, "crush_rule", lab.name("byosd"))
     c.wait_for_clean(timeout=300, progress=False)
     manifest_osd = rh.write_objects(c, pool_osd, 64, 65536, prefix="before")
@@ -542,8 +591,42 @@ if READY:
     fig, ax = plots.figure()
     rows = [r for r in node.rows if "PGs" in r.unit]
     plots.bars_model_vs_measured(ax, [r.quantity.replace(": PGs", "\n") for r in rows], [r.model for r in rows],
-                                 [r.measured for r in rows], ylabel="PGs (of 32 per pool)")
+                                 [r.measured for r in rows], ylabel="PGs (32 in byhost, your count in byosd)")
     plots.show(fig)
+else:
+    print(containers.SKIP)
+
+# %% [markdown]
+# ### Your prediction (Q5)
+# Your prediction came from the statistical model: each PG's three shards drawn at random among
+# the six OSDs. CRUSH places PGs pseudo-randomly, so for n PGs the count of blocked ones spreads
+# like a binomial, about ±2 sqrt(n p (1 - p)) around n p; the exact count for *this* map is the
+# model row above, from the cluster's own CRUSH map.
+
+# %% tags=["nbval-ignore-output"]
+run = experiment.RunFigures()
+if READY:
+    p_block = fd.blocked_fraction(3, 2, 3, 2, "osd")
+    spread = 2 * np.sqrt(osd_pgs * p_block * (1 - p_block))
+    blocked_osd = sum(1 for s in states[pool_osd].values() if "active" not in s.split("+"))
+    run.record(excess=blocked_osd - osd_pgs * p_block)
+    display(pd.DataFrame([{"PGs in byosd": osd_pgs, "your prediction": globals().get("q5_blocked_pgs"),
+                           "statistical model": osd_pgs * p_block, "±2σ (binomial)": spread,
+                           "exact CRUSH count": int((3 - np.array(list(lost[pool_osd].values())) < 2).sum()),
+                           "measured": blocked_osd}]))
+else:
+    print(containers.SKIP)
+
+# %% [markdown]
+# **Your gap.** How many more PGs stopped than the statistical model predicted for your pool
+# (negative if fewer)? Store `my_excess_pgs` and run the check; then say whether it is inside the
+# binomial spread.
+
+# %% tags=["nbval-ignore-output"]
+my_excess_pgs = blocked_osd - osd_pgs * p_block if READY else ...  # SOLUTION
+if READY:
+    run.check("my_excess_pgs", my_excess_pgs, "excess",
+              hint="the measured count of blocked PGs in byosd minus the statistical model's expectation")
 else:
     print(containers.SKIP)
 
@@ -573,6 +656,12 @@ else:
 # - **Without a cephadm cluster** only the model part ran: the layout table, the
 #   host-failure table (hypergeometric model and exact CRUSH agree within a few PGs in a hundred)
 #   and the exercises.
+
+# %% [markdown]
+# **W2. A host stops: which PGs stop serving, and does Ceph heal?** Use your two pools' PG states
+# and your run's recovery (graded by hand).
+#
+# *Your answer:*
 
 # %% [markdown]
 # ## Clean up

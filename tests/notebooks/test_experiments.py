@@ -24,7 +24,7 @@ RUBRICS = (ROOT / "book" / "rubrics.md").read_text()
 
 WITHOUT_EXPERIMENT: set[str] = {"00-welcome", "02-placement", "03-disk-iops", "04-throttles", "05-threads",
                                  "06-capacity", "07-write-amplification", "08-failure-and-recovery",
-                                 "09-cephfs-metadata", "10-database-on-ceph", "11-containers-and-cephadm"}
+                                 "09-cephfs-metadata", "10-database-on-ceph"}
 
 CELL = re.compile(r"^# %%(?: \[(\w+)\])?.*$", re.M)
 
