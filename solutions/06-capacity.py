@@ -324,6 +324,57 @@ assert abs(q4_max_fill - cap.NEARFULL * 0.9) < 1e-12 and bool(q4_seed_is_safe) i
 # # END QUESTION
 
 # %% [markdown]
+# **W1. Why does "one OSD full = cluster full" make the fullest OSD, not the average, decide what you
+# can store?** Answer in two or three sentences, with your stranded fraction from Q3 (graded by hand).
+#
+# *Your answer:*
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q5
+# points: 2
+# all_or_nothing: true
+
+# %% [markdown]
+# **Q5. Your experiment: how much you write.** Measure 3 below writes objects of 4 MiB into a
+# size-3 pool and reads the pool's MAX AVAIL before and after. Choose how many objects, from 48
+# to 160, and store it in `my_objects`. Then predict by how many MiB MAX AVAIL falls if your data
+# spreads over the OSDs exactly as their CRUSH weights say: try `cap.max_avail` before and after
+# on a few equal OSDs (any size, any fill), and store the fall in `q5_avail_drop_mib`.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+my_objects = 96  # SOLUTION
+q5_avail_before = cap.max_avail([8 * GIB] * 4, [1] * 4, replicated(3), 300 * MIB)  # SOLUTION
+q5_avail_after = cap.max_avail([8 * GIB] * 4, [1] * 4, replicated(3), 300 * MIB + 3 * my_objects * 4 * MIB / 4)  # SOLUTION
+q5_avail_drop_mib = (q5_avail_before - q5_avail_after) / MIB  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert isinstance(my_objects, int) and 48 <= my_objects <= 160, "Choose a whole number of objects from 48 to 160"
+
+# %%
+assert 0 < q5_avail_drop_mib < 3 * 4 * my_objects, \
+    "In MiB of client data: MAX AVAIL falls as you write, and it counts each object once, not its 3 copies"
+
+# %%
+# HIDDEN
+assert abs(q5_avail_drop_mib - 4 * my_objects) < 1e-6 * my_objects, "Spread by weight, every OSD's room over its share falls by 3 x the data, and MAX AVAIL divides by 3 copies"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [markdown]
 # ## Measure 1: thin provisioning
 #
 # We create a size-3 RBD pool with three 1 GiB images and write 4, 8 and 16 MiB of random data
@@ -394,8 +445,8 @@ usage.assign(**{"used %": 100 * usage["used"] / usage["size"], "PGs of the pool"
 # ## Measure 3: lower the ratios, write, watch the warning and MAX AVAIL
 #
 # Filling 8 GiB OSDs for real would take minutes, so we move the thresholds down to where the
-# OSDs are instead. The model first predicts where 64 objects of 4 MiB will land (lab 02's CRUSH
-# model on the live maps), hence each OSD's fill after the write. We then set
+# OSDs are instead. The model first predicts where your objects of 4 MiB (Q5) will land (lab 02's
+# CRUSH model on the live maps), hence each OSD's fill after the write. We then set
 # - **nearfull** halfway between the fullest OSD now and the emptiest OSD after the write, so
 #   the model predicts every OSD will cross it;
 # - **backfillfull** and **full** 200 and 400 MiB above the fullest OSD after the write, so
@@ -405,9 +456,10 @@ usage.assign(**{"used %": 100 * usage["used"] / usage["size"], "PGs of the pool"
 
 # %% tags=["nbval-ignore-output"]
 from models.crush import objects
+from cephlab.helpers import experiment
 
 fill_pool = lab.replicated_pool("fill", size=3, pg_num=32)
-OBJECTS, OBJ = 64, 4 * MIB
+OBJECTS, OBJ = experiment.choice(my_objects, 96, "my_objects (Q5)"), 4 * MIB
 names = [f"fill-{i:03d}" for i in range(OBJECTS)]
 cmap, known, state = crush_snapshot(c)
 start = osd_usage(c)
@@ -505,11 +557,39 @@ plots.show(fig)
 capacity.assert_agree()
 
 # %% [markdown]
+# ### Your objects (Q5)
+# How far MAX AVAIL fell when your objects went in: your prediction, the even spread the CRUSH
+# weights promise (MAX AVAIL falls by exactly the data written), the CRUSH placement the model
+# computed before writing, and `ceph df`.
+
+# %% tags=["nbval-ignore-output"]
+your_drop = pd.DataFrame({"MAX AVAIL fall MiB": {
+    "your prediction (Q5)": globals().get("q5_avail_drop_mib"),
+    "model, even spread (the weights)": OBJECTS * OBJ / MIB,
+    "model, CRUSH placement": (model_low - predicted_after) / MIB,
+    "measured (ceph df)": (avail_low - avail_after) / MIB}})
+run = experiment.RunFigures()
+run.record(avail_per_mib=(avail_low - avail_after) / (OBJECTS * OBJ))
+your_drop
+
+# %% [markdown]
+# **Your gap.** Spread evenly, each MiB you write takes one MiB of MAX AVAIL. Read your run: how
+# many MiB of MAX AVAIL did each MiB of client data cost? Store `my_avail_per_mib` (the measured
+# fall divided by the MiB you wrote) and run the check.
+
+# %%
+my_avail_per_mib = (avail_low - avail_after) / (OBJECTS * OBJ)  # SOLUTION
+run.check("my_avail_per_mib", my_avail_per_mib, "avail_per_mib",
+          hint="divide the measured fall of MAX AVAIL (MiB) by the client MiB you wrote (objects x 4), not by the raw MiB")
+
+# %% [markdown]
 # ## What the model said, what the cluster did
 #
-# - **Thin provisioning** is real and measurable: 3 GiB promised, 28 MiB used, a thin ratio of
-#   about 110. Seed 004's thin_ratio is this number for a whole fleet — a fleet average you
-#   must measure and keep watching, because a guest that fills its disk drops it towards 1.
+# The figures in the next cell are your run's.
+#
+# - **Thin provisioning** is real and measurable: the images promised far more than the guests
+#   wrote. Seed 004's thin_ratio is this number for a whole fleet — a fleet average you must
+#   measure and keep watching, because a guest that fills its disk drops it towards 1.
 # - **MAX AVAIL** is a formula, not a measurement: `ceph df` takes each OSD's room below the full
 #   ratio, divides by the OSD's share of the CRUSH weight, keeps the smallest and divides by the
 #   replica count. The model gave the same number. Fed with the pool's *PG* spread instead of
@@ -518,8 +598,32 @@ capacity.assert_agree()
 #   nearfull as the CRUSH placement predicted, the cluster went HEALTH_WARN (`OSD_NEARFULL`,
 #   `POOL_NEARFULL`), and MAX AVAIL shrank by about the data written. Where BlueFS resized its
 #   metadata in the meantime, the prediction is off by those 12-24 MiB steps.
+# - **Your objects.** MAX AVAIL follows the OSD with the least room for its share of the weight.
+#   CRUSH gives some OSD more than its share of your objects, so MAX AVAIL falls faster than the
+#   data you wrote. More objects bring the spread closer to the pool's PG counts, not to the
+#   weights: only more PGs do that (lab 02).
 # - **Not modelled:** growth over time, deletes (space returns only after BlueStore frees it),
 #   compression, and the per-pool quotas that can stop writes before any ratio does.
+
+# %% tags=["nbval-ignore-output"]
+from cephlab.helpers import conclusions
+
+conclusions.render("""
+- **Thin provisioning.** {promised:.0f} MiB promised, {used:.0f} MiB used: a thin ratio of {thin:.0f}.
+- **MAX AVAIL.** `ceph df` said {df:.2f} GiB, the model {model:.2f} GiB; with the pool's PG spread
+  instead of the weights, {pgs:.2f} GiB.
+- **Your objects.** {objects} objects ({written:.0f} MiB) made {nearfull} of {osds} OSDs near full
+  and took {drop:.0f} MiB of MAX AVAIL: {per_mib:.2f} MiB for each MiB written.
+""", promised=du["total_provisioned_size"] / MIB, used=du["total_used_size"] / MIB,
+    thin=du["total_provisioned_size"] / du["total_used_size"], df=df_avail / GIB, model=avail_weights / GIB,
+    pgs=avail_pgs / GIB, objects=OBJECTS, written=OBJECTS * OBJ / MIB, nearfull=len(nearfull_osds),
+    osds=len(usage_after), drop=(avail_low - avail_after) / MIB, per_mib=(avail_low - avail_after) / (OBJECTS * OBJ))
+
+# %% [markdown]
+# **W2. MAX AVAIL and the thin ratio on your cluster.** Answer in three or four sentences, with
+# your run's MAX AVAIL figures, your `my_avail_per_mib` and your thin ratio (graded by hand).
+#
+# *Your answer:*
 
 # %% [markdown]
 # ## Clean up

@@ -300,6 +300,50 @@ assert (q4_create_requests, q4_stat_requests) == (1, 0), "One request per create
 # %% [raw]
 # # END QUESTION
 
+# %% [raw]
+# # BEGIN QUESTION
+# name: q5
+# points: 2
+# all_or_nothing: true
+
+# %% [markdown]
+# **Q5. Your experiment: more clients.** After the lab's four runs, the benchmark runs once more
+# with as many ceph-fuse clients as you choose, each in a folder of its own: choose from 2 to 6
+# and store it in `my_clients`. Assume one create's round trip R0 = 0.7 ms and an MDS time of
+# S = 0.3 ms per request (the order this lab measures on a small cluster). How many times the
+# creations per second of one client does the closed-loop model give your clients? Store the
+# speed-up in `q5_speedup`.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+my_clients = 3  # SOLUTION
+q5_speedup = md.closed_loop_ops(my_clients, 0.0007, 0.0003) / md.closed_loop_ops(1, 0.0007, 0.0003)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert isinstance(my_clients, int) and 2 <= my_clients <= 6, "Choose a whole number of clients from 2 to 6"
+
+# %%
+assert 1 <= q5_speedup <= my_clients + 1e-9, \
+    "A ratio of two throughputs, not ops/s: in the model more clients never do worse than one, and N clients at most N times better"
+
+# %%
+# HIDDEN
+assert abs(q5_speedup - md.closed_loop_ops(my_clients, 0.0007, 0.0003) / md.closed_loop_ops(1, 0.0007, 0.0003)) < 1e-9, "X(N) = min(N / R0, 1 / S) with R0 = 0.0007 s and S = 0.0003 s, divided by X(1); beyond the knee N* = R0 / S the MDS caps it"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
 # %% [markdown]
 # ## Measure: an mdtest in miniature on CephFS
 #
@@ -440,32 +484,95 @@ print(f"R0 = {1e3 * r0:.2f} ms per create, MDS CPU {1e3 * s_mds:.3f} ms per requ
 shared_vs_seed
 
 # %% [markdown]
+# ### Your clients (Q5)
+# Your clients each create, stat, rename and remove 100 files in a folder of their own, as in the
+# run "4 clients, private" (mounts beyond those four are added). The table sets their creations
+# per second beside the 1-client run's, with the model fed this run's $R_0$ and $S$ (printed
+# above), your prediction and an MDS that caps nothing. The operational laws *bound* throughput,
+# they do not promise it, so no agreement is asserted: read the gap instead.
+
+# %% tags=["nbval-ignore-output"]
+from cephlab.helpers import experiment
+
+n_yours = experiment.choice(my_clients, 3, "my_clients (Q5)")
+mounts += [fs.mount() for _ in range(n_yours - len(mounts))]
+yours = metadata_bench(mounts[:n_yours], files=100, workers=n_yours, layout="separate", tag="yours",
+                       counter=lambda: mds_requests(c))
+one = results["1 client"]
+your_prediction = globals().get("q5_speedup")
+run = experiment.RunFigures()
+run.record(speedup=yours.ops_per_s["create"] / one.ops_per_s["create"])
+pd.DataFrame({"measured creations/s": [one.ops_per_s["create"], yours.ops_per_s["create"]],
+              "MDS requests per create": [one.requests_per_op("create"), yours.requests_per_op("create")],
+              "model creations/s (this run's R0, S)": [md.closed_loop_ops(n, r0, s_mds) for n in (1, n_yours)],
+              "model speed-up": [1.0, md.closed_loop_ops(n_yours, r0, s_mds) / md.closed_loop_ops(1, r0, s_mds)],
+              "your predicted speed-up (Q5)": [1.0, your_prediction if isinstance(your_prediction, (int, float)) else None],
+              "no MDS cap speed-up": [1.0, float(n_yours)]},
+             index=["1 client", f"{n_yours} clients (yours)"])
+
+# %% [markdown]
+# **Your gap.** Read your run: how many times the 1-client run's creations per second did your
+# clients get? Store `my_speedup` (your clients' measured creations per second divided by those of
+# one client) and run the check. Then set it beside your prediction and the model's speed-up.
+
+# %%
+my_speedup = yours.ops_per_s["create"] / one.ops_per_s["create"]  # SOLUTION
+run.check("my_speedup", my_speedup, "speedup",
+          hint="divide the measured creations per second of your clients by those of the 1-client run, from the table above")
+
+# %% [markdown]
+# **W1. Why does CephFS need an MDS, and why does it limit small-file workloads?** Answer in two or
+# three sentences, with your speed-up and this run's knee $N^*$ (graded by hand).
+#
+# *Your answer:*
+
+# %% [markdown]
 # ## What the model said, what the cluster did
 #
 # - **Requests.** Exactly as the model counts them: one MDS request per create, rename and
 #   remove in a private directory, none for the stats (the creating client holds the caps), and
 #   threads of one client sharing a folder cost nothing extra.
-# - **Shared directories.** Four clients in one folder made the MDS handle three to four
-#   requests per operation (lookups after losing the folder's caps, and the revocations
-#   themselves), and its CPU time per operation rose by about the same factor: the MDS's work is
+# - **Shared directories.** Four clients in one folder make the MDS handle several requests per
+#   operation (lookups after losing the folder's caps, and the revocations themselves; this run's
+#   figures follow the list), and its CPU time per operation rises with them: the MDS's work is
 #   per request, the premise of the single-server model.
-# - **Against seed 004.** Our slowdowns (table above; they vary from run to run) are of the
-#   seed's order — 3 to 5 times — but not in its pattern: creates suffered more here than the
-#   seed's 1.6×. The seed's 70 clients kept the MDS saturated, so only its extra *work* per
-#   operation showed; our four clients sit near the knee, so every revocation's round trip to
-#   another client is waiting time on the critical path, which hits the create (a lookup, then
-#   the create) hardest.
-# - **Scaling.** Four clients in private folders were no faster than one: the model's knee
-#   assumes independent round trips, and here the four ceph-fuse clients, the MDS and the OSDs
-#   share two CPU cores. The MDS's own CPU time per request (printed above) puts its cap at a
-#   few thousand requests per second, the order of seed 004's 4,311 creations per second.
+# - **Against seed 004.** Compare this run's slowdowns (below; they vary from run to run) with the
+#   seed's in order and in pattern. The seed's 70 clients kept the MDS saturated, so only its extra
+#   *work* per operation showed; our four clients sit near the knee, so every revocation's round
+#   trip to another client is waiting time on the critical path, which hits the create (a lookup,
+#   then the create) hardest.
+# - **Scaling.** More clients in private folders, the lab's four and yours, gained less than N
+#   times one client (tables above): beyond the knee the MDS caps them, and the model's
+#   independent round trips leave out that the ceph-fuse clients, the MDS and the OSDs share the
+#   machine's few CPU cores. The MDS's own CPU time per request (printed above) puts its cap at
+#   a few thousand requests per second, the order of seed 004's 4,311 creations per second.
 # - **Local disk.** The same benchmark on the local file system: creates a few times faster,
 #   stats tens of times faster (a system call answered from the kernel's cache, where a CephFS
 #   stat crosses FUSE into the ceph-fuse process even when its caps answer it).
 
+# %% tags=["nbval-ignore-output"]
+from cephlab.helpers import conclusions
+
+slow = shared_vs_seed["this cluster: private / shared"]
+per_op = shared_vs_seed["MDS requests per op, shared"]
+seed = shared_vs_seed["seed 004 (70 clients)"]
+conclusions.render("""
+- **This run, shared directory.** The MDS handled {req_lo:.1f} to {req_hi:.1f} requests per operation;
+  operations ran {slow_lo:.1f} to {slow_hi:.1f} times slower than in private folders (seed 004 with 70
+  clients: {seed_lo:.1f} to {seed_hi:.1f} times). Creates: {create:.1f} times here, {seed_create:.1f}
+  times in the seed.
+""", req_lo=per_op.min(), req_hi=per_op.max(), slow_lo=slow.min(), slow_hi=slow.max(),
+    seed_lo=seed.min(), seed_hi=seed.max(), create=slow["create"], seed_create=seed["create"])
+
+# %% [markdown]
+# **W2. Private vs shared directories on your cluster.** Answer in three or four sentences, with
+# your run's MDS requests per operation and its MDS CPU ratio, shared over private (graded by hand).
+#
+# *Your answer:*
+
 # %% [markdown]
 # ## Clean up
-# Unmounts the four clients, removes the lab's folder, the file system and the MDS if this lab
+# Unmounts the clients, removes the lab's folder, the file system and the MDS if this lab
 # created them, and deletes the lab's pools.
 
 # %% tags=["nbval-ignore-output"]

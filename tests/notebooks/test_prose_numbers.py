@@ -30,9 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]-*.ipynb"))
 
 # {notebook stem: {(markdown cell index, number as normalised here)}}
-KNOWN = {
-    "06-capacity": {(66, "110")},      # "a thin ratio of about 110" (cell 57 prints "thin ratio 110")
-}
+KNOWN: dict[str, set] = {}
 # Figures a model computes (the same on every run, not measured), stated in prose on purpose:
 # {notebook stem: {number}}. Keep it short; a measured figure never goes here.
 MODEL_FIGURES = {

@@ -1,0 +1,16 @@
+OK_FORMAT = True
+
+test = {   'all_or_nothing': True,
+    'name': 'q5',
+    'points': 2,
+    'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(my_objects, int) and 48 <= my_objects <= 160, 'Choose a whole number of objects from 48 to 160'\n",
+                                       'hidden': False,
+                                       'locked': False},
+                                   {   'code': ">>> assert 0 < q5_avail_drop_mib < 3 * 4 * my_objects, 'In MiB of client data: MAX AVAIL falls as you write, and it counts each object once, not its 3 "
+                                               "copies'\n",
+                                       'hidden': False,
+                                       'locked': False}],
+                      'scored': True,
+                      'setup': '',
+                      'teardown': '',
+                      'type': 'doctest'}]}
