@@ -47,6 +47,7 @@ from models import redundancy as red
 from models.writepath import (LOOPBACK_ONE_WAY_MS, serial_write_latency_ms, write_latency_ms,
                               write_path_steps)
 from cephlab.display.widgets import LivePlot
+from cephlab.helpers import conclusions
 from cephlab.helpers.compare import Comparison
 from cephlab.display import plots
 
@@ -385,6 +386,53 @@ assert (q5_one_left, q5_two_left) == (red.serves_io(red.replicated(3), failed=2)
 # %% [raw]
 # # END QUESTION
 
+# %% [raw]
+# # BEGIN QUESTION
+# name: q6
+# points: 2
+# all_or_nothing: true
+
+# %% [markdown]
+# **Q6. Your experiment: your own pool.** Choose a pool size, 1, 2 or 3, and store it in
+# `my_pool_size`. The measurement below writes 20 new objects, one at a time, into a pool of that
+# size and adds up two counters over every OSD: `op_w` (client writes handled as primary) and
+# `subop_w` (copies written for a primary). Before it runs, predict both totals with seed 000's
+# write flow: store `q6_op_w` and `q6_subop_w`. Then it times 100 writes to your pool as well.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+my_pool_size = 2  # SOLUTION
+q6_op_w = 20  # SOLUTION
+q6_subop_w = 20 * (my_pool_size - 1)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert isinstance(my_pool_size, int) and 1 <= my_pool_size <= 3, "Choose a whole number: a pool size of 1, 2 or 3"
+
+# %%
+assert all(isinstance(v, int) and v >= 0 for v in (q6_op_w, q6_subop_w)), \
+    "Counters count whole operations: store two whole numbers (int), not ms or fractions"
+assert q6_op_w + q6_subop_w == q6_op_w * my_pool_size, \
+    "Count the copies: every client write is stored my_pool_size times, once by the primary (op_w) and once by each replica"
+
+# %%
+# HIDDEN
+assert q6_op_w == 20, "The client sends each of the 20 writes to one OSD only, the PG's primary: one op_w per write"
+assert q6_subop_w == 20 * (my_pool_size - 1), "Each write reaches size - 1 replicas, one subop_w on each"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
 # %% [markdown]
 # ## Measure: meet your cluster
 #
@@ -393,6 +441,7 @@ assert (q5_one_left, q5_two_left) == (red.serves_io(red.replicated(3), failed=2)
 # `/proc/<pid>/status`.
 
 # %% tags=["nbval-ignore-output"]
+from cephlab.helpers import experiment
 from cephlab.helpers.lab import LabSession
 from cephlab.helpers.latency import cpu_time, fsync_latencies_ms, write_latencies_ms
 
@@ -461,10 +510,45 @@ assert (flow["model op_w"] == flow["measured op_w"]).all() and \
 print("one client write = one op on the primary + one sub-op on each replica, as in seed 000's write flow")
 
 # %% [markdown]
+# ### Your pool (Q6)
+# Now 20 writes into a pool of the size you chose (the size-3 pool above if you chose 3). The
+# counters are exact, so the tolerance is zero. The negative controls are plausible misreadings:
+# a client that sends each write to every OSD (no CRUSH), and a primary that counts its own
+# copy as a sub-op.
+
+# %% tags=["nbval-ignore-output"]
+COUNTED = 20
+my_size = experiment.choice(my_pool_size, 2, "my_pool_size (Q6)")
+lab.config_set("global", "mon_allow_pool_size_one", "true")   # Ceph refuses size 1 unless told
+pools = {3: pool3}
+if my_size not in pools:
+    pools[my_size] = lab.replicated_pool(f"rep{my_size}", size=my_size, pg_num=8)
+before = write_counters()
+with c.ioctx(pools[my_size]) as io:
+    for i in range(COUNTED):
+        io.write_full(f"mine-{i}", b"one of my writes\n")
+after = write_counters()
+ops = {k: sum(after[o][k] - before[o][k] for o in osd_ids) for k in ("op_w", "subop_w")}
+mine = Comparison()
+mine.add(f"op_w, {COUNTED} writes, size {my_size}", model=COUNTED, measured=ops["op_w"], rel_tol=0,
+         why="counters count whole ops: each client write goes to its PG's primary only",
+         control=("no placement: the client sends each write to every OSD", COUNTED * len(osd_ids)))
+mine.add(f"subop_w, {COUNTED} writes, size {my_size}", model=COUNTED * (my_size - 1), measured=ops["subop_w"],
+         rel_tol=0, why="counters count whole ops: each replica writes one copy per client write",
+         control=("the primary's copy counted as a sub-op too", COUNTED * my_size))
+table = mine.table()[["model", "measured", "agrees", "control", "control fails"]]
+table.insert(0, "your prediction", [globals().get(v) if isinstance(globals().get(v), int) else None
+                                    for v in ("q6_op_w", "q6_subop_w")])
+table
+
+# %%
+mine.assert_agree()
+
+# %% [markdown]
 # ## Measure: how long one small write takes
 #
-# Now time 100 writes of 4 KiB, one at a time (queue depth 1), to a size-1 pool and to the
-# size-3 pool. To fill in the model we measure its parts on this machine:
+# Now time 100 writes of 4 KiB, one at a time (queue depth 1), to a size-1 pool, to the size-3
+# pool and to your pool (Q6). To fill in the model we measure its parts on this machine:
 #
 # - **disk**: a 4 KiB write plus `fdatasync` on the file system that holds the OSDs' files
 #   (BlueStore commits a small write the same way: write, then flush);
@@ -474,11 +558,11 @@ print("one client write = one op on the primary + one sub-op on each replica, as
 
 # %% tags=["nbval-ignore-output"]
 WRITES = 100
-lab.config_set("global", "mon_allow_pool_size_one", "true")   # Ceph refuses size 1 unless told
-pool1 = lab.replicated_pool("rep1", size=1, pg_num=8)
+if 1 not in pools:
+    pools[1] = lab.replicated_pool("rep1", size=1, pg_num=8)
 disk_ms = statistics.median(fsync_latencies_ms(c.dir / "tmp", count=50))
 timing = {}
-for size, pool in ((1, pool1), (3, pool3)):
+for size, pool in sorted(pools.items()):
     with cpu_time(c) as t:
         lat = write_latencies_ms(c, pool, count=WRITES)
     timing[size] = {"median ms": statistics.median(lat), "p10 ms": float(np.percentile(lat, 10)),
@@ -501,6 +585,9 @@ for size, m in timing.items():
     model_ms = write_latency_ms(LOOPBACK_ONE_WAY_MS, disk_ms, m["OSD CPU ms per copy"], size)
     latency.add(f"4 KiB write, size {size}", model=model_ms, measured=m["median ms"], unit="ms", rel_tol=1.5,
                 why="the model leaves out run-queue waits on a shared 2-core host, which can add several ms per write")
+yours = latency.rows[sorted(timing).index(my_size)]
+run = experiment.RunFigures()
+run.record(gap_ms=yours.measured - yours.model)
 latency.table()[["model", "measured", "measured/model", "tolerance", "agrees"]]
 
 # %%
@@ -514,6 +601,17 @@ plots.show(fig)
 
 # %%
 latency.assert_agree()
+
+# %% [markdown]
+# **Your gap.** Read the row of your pool's size: by how many milliseconds did the median write
+# exceed the model's sum of parts (negative if it was faster)? Store `my_gap_ms`, measured minus
+# model in ms (each row of `latency.rows` has `.measured` and `.model`), and run the check. Then
+# compare it with the run-queue wait per write in the table of the measurement.
+
+# %%
+my_gap_ms = yours.measured - yours.model  # SOLUTION
+run.check("my_gap_ms", my_gap_ms, "gap_ms",
+          hint="take your size's row of the table above: measured ms minus model ms (not the ratio)")
 
 # %% [markdown]
 # ## Measure: the daemon dies, the data does not
@@ -538,6 +636,13 @@ assert survived == b"persistent data outlives its container\n", "the object shou
 print("the object outlived its primary OSD: that is persistent storage")
 
 # %% [markdown]
+# **W1. Why does a stateful container need storage that outlives it, and how does Ceph keep the
+# data when a daemon dies?** Answer in two or three sentences, with what this run's stopped
+# primary showed (graded by hand).
+#
+# *Your answer:*
+
+# %% [markdown]
 # ## What the model said, what the cluster did
 #
 # - **The write flow** is exactly seed 000's: the counters showed one client op on the primary
@@ -552,6 +657,26 @@ print("the object outlived its primary OSD: that is persistent storage")
 #   one virtual disk, so the OSDs' CPU work, and waiting for a CPU, dominate. On real hardware
 #   with 7.2k SATA disks, the disk term (about 12.7 ms) would dominate instead, and one slow disk
 #   would set the pace for every write that touches it.
+#
+# This run's figures:
+
+# %% tags=["nbval-ignore-output"]
+conclusions.render("""
+- **Your pool (size {size}):** {n} writes gave {op_w} `op_w` and {subop_w} `subop_w` over all
+  OSDs (model {model_op_w} and {model_subop_w}).
+- **Latency, size {size}:** median {measured:.2f} ms against the model's {model:.2f} ms, a gap of
+  {gap:.2f} ms; the OSDs' threads waited {wait:.2f} ms in all per write for a CPU.
+- **Latency, size 3:** median {m3:.2f} ms against {model3:.2f} ms; run-queue wait {wait3:.2f} ms per write.
+""", size=my_size, n=COUNTED, op_w=ops["op_w"], subop_w=ops["subop_w"], model_op_w=COUNTED,
+    model_subop_w=COUNTED * (my_size - 1), measured=yours.measured, model=yours.model,
+    gap=yours.measured - yours.model, wait=timing[my_size]["run-queue wait ms per write"],
+    m3=timing[3]["median ms"], model3=latency.rows[-1].model, wait3=timing[3]["run-queue wait ms per write"])
+
+# %% [markdown]
+# **W2. Your size-3 write took longer than the model's sum of parts. Why?** Use the gap and the
+# run-queue wait of your run, for size 3 and for your pool (graded by hand).
+#
+# *Your answer:*
 
 # %% [markdown]
 # ## Clean up

@@ -166,6 +166,12 @@ pd.DataFrame({rule: host_failure(rule) for rule in ("by_host", "by_osd")}).T
 # With `by_osd`, CRUSH happily puts two or three copies behind the same power supply.
 
 # %% [markdown]
+# **W1. Why does failure domain `host` protect data that failure domain `osd` does not?** Answer
+# in two or three sentences, with the shares of the table above (graded by hand).
+#
+# *Your answer:*
+
+# %% [markdown]
 # ## Exercises
 # Answer with the model: `objects.Pool(...).object_ps`, `pgs.pgcalc`, `pl.pg_count_stats`,
 # `pl.fullest_factor`, `pl.movement_on_add` and `host_failure` above. Then run the check cell.
@@ -370,31 +376,82 @@ assert abs(q5_lost - host_failure("by_osd")["PGs with every copy lost"]) < 1e-12
 # %% [raw]
 # # END QUESTION
 
+# %% [raw]
+# # BEGIN QUESTION
+# name: q6
+# points: 2
+# all_or_nothing: true
+
+# %% [markdown]
+# **Q6. Your experiment: your own pg_num.** Choose a `pg_num`, a power of two from 8 to 128, and
+# store it in `my_pg_num`. The measurement below makes a size-3 pool with it, next to pools of
+# 16 and 128 PGs, and counts the PGs on each OSD. Before it runs, predict with `pl` for the
+# 4-OSD lab cluster: the mean number of PGs per OSD in `q6_per_osd`, and the expected fullest
+# OSD over the mean in `q6_fullest_factor`.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+my_pg_num = 64  # SOLUTION
+q6_per_osd = pl.pg_count_stats(my_pg_num, 3, 4).mean  # SOLUTION
+q6_fullest_factor = pl.fullest_factor(my_pg_num, 3, 4)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert isinstance(my_pg_num, int) and 8 <= my_pg_num <= 128 and my_pg_num & (my_pg_num - 1) == 0, \
+    "Choose a whole power of two from 8 to 128 (8, 16, 32, 64 or 128)"
+
+# %%
+assert 0 < q6_per_osd < my_pg_num, \
+    "PGs per OSD: every PG has 3 copies spread over 4 OSDs, so an OSD holds fewer PGs than the pool has"
+assert 1 < q6_fullest_factor <= my_pg_num / q6_per_osd, \
+    "A factor: fullest OSD over the mean, above 1, and no OSD can hold more PGs than the pool has"
+
+# %%
+# HIDDEN
+assert abs(q6_per_osd - pl.pg_count_stats(my_pg_num, 3, 4).mean) < 1e-9, "The mean counts every copy: pg_num x size / OSDs"
+assert abs(q6_fullest_factor - pl.fullest_factor(my_pg_num, 3, 4)) < 1e-9, \
+    "Use pl.fullest_factor(my_pg_num, 3, 4) in its exact form (no fast=True)"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
 # %% [markdown]
 # ## Measure 1: does `ceph osd map` say what the model says?
 #
-# We create three size-3 pools with 16, 32 and 128 PGs and read the live CRUSH map (`ceph osd
-# crush dump`) and OSD map (`ceph osd dump`). The model then predicts, for 30 object names, the
-# PG and the OSDs — and `ceph osd map` gives the cluster's answer. We switch the mgr's balancer
+# We create size-3 pools with 16 PGs, 128 PGs and your `my_pg_num` (Q6), and read the live CRUSH
+# map (`ceph osd crush dump`) and OSD map (`ceph osd dump`). The model then predicts, for 30
+# object names in your pool, the PG and the OSDs — and `ceph osd map` gives the cluster's answer. We switch the mgr's balancer
 # off for the lab: it would soon add `pg_upmap` entries that even out the spread we want to see
 # (the model reads those too, but the spread would no longer be CRUSH's own).
 
 # %% tags=["nbval-ignore-output"]
+from cephlab.helpers import experiment
 from cephlab.helpers.lab import LabSession
-from cephlab.helpers.placement import crush_snapshot, live_up_sets
+from cephlab.helpers.placement import crush_snapshot, fullest_band, live_up_sets
 
 lab = LabSession("02", min_osds=3)
 c = lab.cluster
 lab.config_set("mgr", "mgr/balancer/active", "false")
-POOL_PGS = (16, 32, 128)
+mine = experiment.choice(my_pg_num, 64, "my_pg_num (Q6)")
+POOL_PGS = tuple(sorted({16, mine, 128}))
 pools = {n: lab.replicated_pool(f"pg{n}", size=3, pg_num=n) for n in POOL_PGS}
 
 cmap, known, state = crush_snapshot(c)      # the live CRUSH map, pools and OSD states
 names = [f"vm-disk-{i}" for i in range(30)]
 rows = []
 for name in names:
-    got = objects.map_object(cmap, known[pools[32]], name, state)
-    live = c.ceph("osd", "map", pools[32], name)
+    got = objects.map_object(cmap, known[pools[mine]], name, state)
+    live = c.ceph("osd", "map", pools[mine], name)
     rows.append({"object": name, "model PG": got["pgid"], "model up": got["up"],
                  "cluster PG": live["pgid"], "cluster up": live["up"],
                  "same": got["pgid"] == live["pgid"] and got["up"] == live["up"]
@@ -406,11 +463,12 @@ print(f"{osd_map['same'].sum()} of {len(osd_map)} objects: model and `ceph osd m
 osd_map.head(8)
 
 # %% [markdown]
-# ## Measure 2: PGs per OSD for 16, 32 and 128 PGs
+# ## Measure 2: PGs per OSD for 16, 128 and your pg_num
 #
 # `ceph pg dump pgs_brief` lists every PG with its up set. We count the PGs on each OSD, and
-# put next to it the CRUSH model's count for the same map (it should be identical) and the
-# statistical expectation for the fullest OSD.
+# put next to it the CRUSH model's count for the same map (it should be identical), the
+# statistical expectation for the fullest OSD, and the band in which fullest / mean falls for
+# 90 % of random placements (`fullest_band`): one pool is one draw from that spread.
 
 # %% tags=["nbval-ignore-output"]
 POOL_IDS = [known[p].id for p in pools.values()]
@@ -434,9 +492,26 @@ for n, pool in pools.items():
                         "fullest (cluster)": live.max(), "fullest expected (statistics)":
                         pl.expected_fullest(n, 3, len(in_osds)),
                         "fullest/mean (cluster)": live.max() / stats.mean,
-                        "fullest/mean expected": pl.fullest_factor(n, 3, len(in_osds))})
+                        "fullest/mean expected": pl.fullest_factor(n, 3, len(in_osds)),
+                        "90 % of placements": "{:.3f} to {:.3f}".format(*fullest_band(n, 3, len(in_osds)))})
 spread = pd.DataFrame(spread_rows).set_index("pg_num")
+yours = globals().get("q6_fullest_factor")
+spread.insert(0, "your prediction (fullest/mean)",
+              [yours if n == mine and isinstance(yours, (int, float)) else None for n in spread.index])
+run = experiment.RunFigures()
+run.record(fullest_vs_expected=spread.loc[mine, "fullest/mean (cluster)"] / spread.loc[mine, "fullest/mean expected"])
 spread
+
+# %% [markdown]
+# **Your gap.** The statistics give the fullest OSD's factor on average over many placements;
+# CRUSH made one placement for your pool. Read your pool's row: store `my_fullest_vs_expected`,
+# the cluster's fullest/mean divided by the expected fullest/mean, and run the check. Is your
+# cluster's factor inside the band of 90 % of placements?
+
+# %%
+my_fullest_vs_expected = spread.loc[mine, "fullest/mean (cluster)"] / spread.loc[mine, "fullest/mean expected"]  # SOLUTION
+run.check("my_fullest_vs_expected", my_fullest_vs_expected, "fullest_vs_expected",
+          hint="in your pg_num's row of the table above: fullest/mean (cluster) over fullest/mean expected")
 
 # %% [markdown]
 # ## Measure 3: one more OSD joins
@@ -552,18 +627,26 @@ conclusions.render("""
 - **Placement:** {same} of {objects} objects where `ceph osd map` put them; {changed_model} PGs
   predicted to change their set when osd.{added} joined, {changed_live} did.
 - **Spread:** the fullest OSD held {f16:.2f}x the mean with 16 PGs and {f128:.2f}x with 128
-  (the statistics expect {e16:.2f}x and {e128:.2f}x on average over placements).
+  (the statistics expect {e16:.2f}x and {e128:.2f}x on average over placements); with your
+  {mine} PGs it held {fmine:.2f}x, against {emine:.2f}x expected and {bmine} for 90 % of placements.
 - **Growth:** {pgs_share:.0%} of the PGs changed their set, {copies_share:.1%} of the copies moved
   (the least possible: {least:.1%}; a hash table: {rehash:.0%}).
 """, same=int(osd_map["same"].sum()), objects=len(osd_map), changed_model=len(model_changed),
     changed_live=len(live_changed), added=added, f16=spread.loc[16, "fullest/mean (cluster)"],
     f128=spread.loc[128, "fullest/mean (cluster)"], e16=spread.loc[16, "fullest/mean expected"],
-    e128=spread.loc[128, "fullest/mean expected"], pgs_share=len(live_changed) / pgs_total,
+    e128=spread.loc[128, "fullest/mean expected"], mine=mine, fmine=spread.loc[mine, "fullest/mean (cluster)"],
+    emine=spread.loc[mine, "fullest/mean expected"], bmine=spread.loc[mine, "90 % of placements"], pgs_share=len(live_changed) / pgs_total,
     copies_share=live_new / total_copies, least=least.shards_moved, rehash=rehash)
 
 # %% [markdown]
 # - **Not modelled here:** the balancer's `pg_upmap` entries (switched off for the lab), data
 #   per PG (objects vary in size, so bytes spread a bit more than PGs do), and device classes.
+
+# %% [markdown]
+# **W2. The fullest OSD and the data moved when an OSD joined: model vs cluster.** Use your run's
+# factors for 16 PGs, 128 PGs and your pg_num, and the shares that moved (graded by hand).
+#
+# *Your answer:*
 
 # %% [markdown]
 # ## Clean up

@@ -6,6 +6,7 @@
     pgs_per_osd(c, "rbd", osds)                        # PGs of a pool listing each OSD
     object_on_osd(c, pool, osd)                        # a name whose PG has a shard on osd
     wait_peered(c)                                     # no PG peering or unknown any more
+    fullest_band(64, 3, 4)                             # where fullest / mean falls, 90 % of placements
 
 The model side (pool_up_sets, with_new_osd, up_set_changes) is in models.crush.objects.
 """
@@ -60,3 +61,21 @@ def wait_peered(cluster, timeout=60):
         return dict(seen) if not _unsettled(seen) else None
     return poll_until(peered, timeout, "every PG peered", interval=1,
                       describe=lambda: f"still {_unsettled(seen)}")
+
+
+def fullest_band(pg_num: int, size: int, osds: int, share: float = 0.9, trials: int = 4000,
+                 seed: int = 0) -> tuple[float, float]:
+    """(low, high): the fullest OSD's PG count over the mean, in the middle `share` of `trials`
+    random placements (each PG on `size` distinct OSDs picked uniformly, models.placement's
+    assumption). models.placement.fullest_factor is the average of this spread; one pool of a
+    real cluster is one draw from it. A fixed seed gives the same band on every run."""
+    if not 1 <= size <= osds or pg_num < 1 or not 0 < share < 1:
+        raise ValueError(f"need pg_num >= 1, 1 <= size <= osds and 0 < share < 1, got "
+                         f"{pg_num}, {size}, {osds}, {share}")
+    rng = np.random.default_rng(seed)
+    ranks = rng.random((trials, pg_num, osds)).argsort(axis=2).argsort(axis=2)
+    counts = (ranks < size).sum(axis=1)                 # (trials, osds): PGs on each OSD
+    factor = counts.max(axis=1) / (pg_num * size / osds)
+    tail = (1 - share) / 2
+    low, high = np.quantile(factor, [tail, 1 - tail])
+    return float(low), float(high)

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]-*.py"))
 RUBRICS = (ROOT / "book" / "rubrics.md").read_text()
 
-WITHOUT_EXPERIMENT: set[str] = {"00-welcome", "02-placement", "03-disk-iops", "04-throttles", "05-threads",
+WITHOUT_EXPERIMENT: set[str] = {"03-disk-iops", "04-throttles", "05-threads",
                                  "07-write-amplification", "08-failure-and-recovery", "10-database-on-ceph"}
 
 CELL = re.compile(r"^# %%(?: \[(\w+)\])?.*$", re.M)

@@ -82,3 +82,16 @@ def test_wait_peered_times_out_naming_the_states(clock):
     with pytest.raises(poll.PollTimeout, match=r"every PG peered not reached after 5 s \(still \['peering'\]\)"):
         placement.wait_peered(FakeCluster([{"peering": 1}]), timeout=5)
     assert np.isclose(clock[0], 5.0)
+
+
+def test_fullest_band_brackets_the_model_and_narrows_with_more_pgs():
+    from models import placement as pl
+    low16, high16 = placement.fullest_band(16, 3, 4)
+    low128, high128 = placement.fullest_band(128, 3, 4)
+    assert 1 <= low16 <= pl.fullest_factor(16, 3, 4) <= high16
+    assert 1 <= low128 <= pl.fullest_factor(128, 3, 4) <= high128
+    assert high128 - low128 < high16 - low16                 # more PGs per OSD: a tighter spread
+    assert placement.fullest_band(16, 3, 4) == (low16, high16)   # seeded: the same on every run
+    assert placement.fullest_band(8, 4, 4) == (1.0, 1.0)     # size = osds: every OSD holds every PG
+    with pytest.raises(ValueError):
+        placement.fullest_band(16, 5, 4)
