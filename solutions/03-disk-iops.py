@@ -24,7 +24,7 @@
 #   explain the gap to the model.
 #
 # **You need:** the lab cluster (3 OSDs or more; `make lab` starts it). About 1 minute: the
-# measurement runs fio twice for 3 s and `rados bench` three times for 5 s.
+# measurement runs fio twice for 3 s and `rados bench` four times for 5 s.
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -235,6 +235,12 @@ assert abs(q1_data_disk_bound - iops.expected_write_iops(_p["q1_disk_iops"], _p[
 # %% [raw]
 # # END QUESTION
 
+# %% [markdown]
+# **W1. Why did seed 000's SSD-journal cluster reach 2,273 IOPS, not the planned 15,000?** Answer in
+# two or three sentences with your Q1 figures (graded by hand).
+#
+# *Your answer:*
+
 # %% [raw]
 # # BEGIN QUESTION
 # name: q2
@@ -408,6 +414,54 @@ assert q5_closer_to == ("writes" if abs(_mix - _p["q5_write_iops"]) < abs(_mix -
 # %% [raw]
 # # END QUESTION
 
+# %% [raw]
+# # BEGIN QUESTION
+# name: q6
+# points: 2
+# all_or_nothing: true
+
+# %% [markdown]
+# **Q6. Your experiment: writes in flight.** Choose how many writes `rados bench` keeps in flight,
+# from 2 to 32, and store it in `my_threads`. After seed 002's three runs the measurement below
+# runs yours, 5 s like the others, and compares it with the 16-thread run. Before it runs, predict
+# with the lab's model of this cluster — CPU-bound (the cores, not the queue, set the IOPS) and
+# Little's law — your run's IOPS and its mean latency, each as a fraction of the 16-thread run's
+# (yours / its): store `q6_iops_ratio` and `q6_latency_ratio`.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+my_threads = 4  # SOLUTION
+q6_iops_ratio = 1.0  # SOLUTION
+q6_latency_ratio = iops.latency_ms(q6_iops_ratio, my_threads) / iops.latency_ms(1.0, 16)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert isinstance(my_threads, (int, np.integer)) and 2 <= my_threads <= 32, "Choose a whole number of writes in flight from 2 to 32"
+
+# %%
+assert 0 < q6_iops_ratio <= 4 and 0 < q6_latency_ratio <= 20, "Give fractions of the 16-thread run (your run's figure / its figure), not IOPS or milliseconds"
+assert abs(q6_latency_ratio * q6_iops_ratio - my_threads / 16) < 1e-6, \
+    "Little's law: latency = writes in flight / IOPS, so (latency ratio) x (IOPS ratio) = (your writes in flight) / 16"
+
+# %%
+# HIDDEN
+assert abs(q6_iops_ratio - 1) < 1e-9, "CPU-bound: the cores set the IOPS, so a different queue depth does not change them"
+assert abs(q6_latency_ratio - iops.latency_ms(1.0, my_threads) / iops.latency_ms(1.0, 16)) < 1e-9, \
+    "Little's law at fixed IOPS: the mean latency grows in proportion to the writes in flight"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
 # %% [markdown]
 # ## Measure: the disk, then the cluster
 #
@@ -420,8 +474,9 @@ assert q5_closer_to == ("writes" if abs(_mix - _p["q5_write_iops"]) < abs(_mix -
 # %% tags=["nbval-ignore-output"]
 from tqdm.auto import tqdm
 
+from cephlab.helpers import experiment
 from cephlab.helpers.lab import LabSession
-from cephlab.helpers.diskbench import fio_file, cpu_meter
+from cephlab.helpers.diskbench import against_base, fio_file, cpu_meter
 
 lab = LabSession("03", min_osds=3)
 c = lab.cluster
@@ -546,6 +601,40 @@ plots.show(fig)
 cmp.assert_agree()
 
 # %% [markdown]
+# ### Your writes in flight (Q6)
+# One more run with the number of writes in flight you chose, against the 16-thread run above.
+# Little's law is checked as before (same tolerance, same control). The saturated model is your
+# prediction's: the cores set the IOPS, so IOPS stay at the 16-thread run's and the latency
+# scales with the writes in flight. It is shown, not asserted: where it misses is what you explain.
+
+# %% tags=["nbval-ignore-output"]
+t_mine = experiment.choice(my_threads, 4, "my_threads (Q6)")
+mine = c.rados_bench(pool, SECONDS, "write", block_size=4096, threads=t_mine, cleanup=False)
+base = runs[16][0]
+mine_cmp = Comparison()
+mine_cmp.add(f"latency, {t_mine} threads (Little: t / IOPS)", model=iops.latency_ms(mine.iops, t_mine),
+             measured=mine.lat_mean_ms, unit="ms", rel_tol=0.05,
+             why="rados bench averages over all ops; while it starts and stops fewer than t are in flight",
+             control=("one write at a time: 1 / IOPS", iops.latency_ms(mine.iops, 1)))
+display(mine_cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees", "control", "control fails"]])
+run = experiment.RunFigures()
+run.record(iops_ratio=mine.iops / base.iops)
+against_base(mine, base, t_mine, prediction=(globals().get("q6_iops_ratio"), globals().get("q6_latency_ratio")))
+
+# %%
+mine_cmp.assert_agree()
+
+# %% [markdown]
+# **Your gap.** The saturated model gave your run the 16-thread run's IOPS. Read your run: what
+# fraction of the 16-thread IOPS did your writes in flight reach? Store `my_iops_ratio` (your
+# run's measured IOPS / the 16-thread run's) and run the check.
+
+# %%
+my_iops_ratio = mine.iops / base.iops  # SOLUTION
+run.check("my_iops_ratio", my_iops_ratio, "iops_ratio",
+          hint="divide your run's measured IOPS by the 16-thread run's, both in the table above")
+
+# %% [markdown]
 # ## What the model said, what the cluster did
 #
 # - **Seed 000's rule, fed with fio's device speed, over-predicts several times.** The disk under
@@ -569,6 +658,12 @@ cmp.assert_agree()
 # - **Seed 000's own gap ran the other way** (2,094 measured vs 1,800 planned), and its SSD
 #   journal (case 2) gained only 9 %: the journal takes a write quickly, but the data still has
 #   to reach the SAS disks, whose bound (1,800) the plan of 15,000 ignored.
+
+# %% [markdown]
+# **W2. `rados bench` on your cluster vs the disk rule and the CPU ceiling.** Use your fio figure,
+# your per-core figure, the busy cores and your own run against the 16-thread one (graded by hand).
+#
+# *Your answer:*
 
 # %% [markdown]
 # ## Clean up

@@ -292,6 +292,12 @@ assert q3_small_pool < q3_big_pool, "The small pool caps the peers, so it needs 
 # %% [raw]
 # # END QUESTION
 
+# %% [markdown]
+# **W1. Why did Qihoo 360 split one big pool into many small ones?** Answer in two or three
+# sentences with your Q3 figures (graded by hand).
+#
+# *Your answer:*
+
 # %% [raw]
 # # BEGIN QUESTION
 # name: q4
@@ -333,19 +339,69 @@ assert q4_simple == 2 * (_p["q4_clients"] + 1 + 6 * _p["q4_pgs"]), "Two threads 
 # %% [raw]
 # # END QUESTION
 
+# %% [raw]
+# # BEGIN QUESTION
+# name: q5
+# points: 2
+# all_or_nothing: true
+
+# %% [markdown]
+# **Q5. Your experiment: clients.** Choose how many independent clients join in the middle step of
+# the measurement below, from 2 to 16, and store it in `my_clients` (the run also measures 0, 1 and
+# 32). Each client writes one object to each OSD (the OSD is that object's primary). Before it
+# runs, predict with the lab's AsyncMessenger model how many threads one OSD runs while your
+# clients write (`q5_threads`), and how many connections from clients each OSD holds
+# (`q5_client_connections`).
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+my_clients = 6  # SOLUTION
+q5_threads = async_messenger_threads(my_clients)  # SOLUTION
+q5_client_connections = my_clients  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert isinstance(my_clients, (int, np.integer)) and 2 <= my_clients <= 16, "Choose a whole number of clients from 2 to 16"
+
+# %%
+assert int(q5_threads) == q5_threads > 0 and int(q5_client_connections) == q5_client_connections >= 0, \
+    "Whole numbers: threads of one OSD, and TCP connections from clients to one OSD"
+assert q5_threads < 2 * my_clients + async_messenger_threads(0), \
+    "AsyncMessenger does not give each client connection its own pair of threads: reconsider the model you used"
+assert q5_client_connections <= 2 * my_clients, "Count the connections from clients to one OSD: not to the whole cluster, and not those to other daemons"
+
+# %%
+# HIDDEN
+assert q5_threads == async_messenger_threads(my_clients), "AsyncMessenger: a fixed pool of threads per OSD, whatever the clients (async_messenger_threads)"
+assert q5_client_connections == my_clients, "Each client has its own messenger and writes to every OSD: one connection per client on each OSD"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
 # %% [markdown]
 # ## Measure: threads and connections as clients arrive
 #
 # We make a size-3 pool, find one object name per OSD that has that OSD as its primary (a client
-# talks only to primaries), then bring in 1, 8 and 32 **independent clients**: each is its own
-# librados instance with its own messenger, as separate VMs would be. Every client writes each
-# of those objects at once, so it opens a connection to every OSD. While they write, we sample
-# each OSD's thread count (`/proc/<pid>/status`), and afterwards count its established TCP
-# connections (`/proc/<pid>/fd` sockets matched in `/proc/net/tcp`), split into connections to
-# other daemons and to clients.
+# talks only to primaries), then bring in 1, your Q5 number and 32 **independent clients**:
+# each is its own librados instance with its own messenger, as separate VMs would be. Every
+# client writes each of those objects at once, so it opens a connection to every OSD. While they
+# write, we sample each OSD's thread count (`/proc/<pid>/status`), and afterwards count its
+# established TCP connections (`/proc/<pid>/fd` sockets matched in `/proc/net/tcp`), split into
+# connections to other daemons and to clients.
 
 # %% tags=["nbval-ignore-output"]
 from pathlib import Path
+from cephlab.helpers import experiment
 from cephlab.helpers.lab import LabSession
 from cephlab.helpers.connections import (ClientCrowd, connection_counts, max_threads_during,
                                  primary_object_names, process_threads)
@@ -365,7 +421,8 @@ print(f"pool {pool}: objects {list(targets.values())} have primaries {[f'osd.{o}
       f"{pgs_here} PGs per OSD")
 
 # %% tags=["nbval-ignore-output"]
-STEPS = (0, 1, 8, 32)
+MINE = experiment.choice(my_clients, 6, "my_clients (Q5)")
+STEPS = tuple(sorted({0, 1, MINE, 32}))
 osd_names = [f"osd.{o}" for o in targets]
 
 def snapshot(clients, peak):
@@ -386,6 +443,9 @@ with ClientCrowd(c) as crowd:
         print(f"{n:2d} clients: OSD threads {rows[-1]['OSD threads (max during writes)']}, "
               f"connections per OSD {rows[-1]['all connections per OSD']:.0f}")
 measured = pd.DataFrame(rows).set_index("clients")
+run = experiment.RunFigures()
+notebook_threads = measured["threads in this notebook"]
+run.record(threads_per_client=(notebook_threads[MINE] - notebook_threads[0]) / MINE)
 measured
 
 # %% [markdown]
@@ -451,6 +511,33 @@ assert measured["OSD threads (max during writes)"].nunique() == 1, \
 print("threads flat, connections one per client: AsyncMessenger decouples threads from connections")
 
 # %% [markdown]
+# ### Your clients (Q5)
+# Your prediction took its threads from `async_messenger_threads`, a count the lab's authors
+# measured once (data/native_cluster_reference.csv); the model row takes this run's own count with
+# no client, also measured. Connections come from clients only: one per client on each OSD.
+
+# %% tags=["nbval-ignore-output"]
+your = [globals().get(name) for name in ("q5_threads", "q5_client_connections")]
+pd.DataFrame({"your prediction": [v if isinstance(v, (int, float, np.integer)) else None for v in your],
+              "0 clients, measured": [base_threads, base_clients],
+              f"model, {MINE} clients": [base_threads, base_clients + MINE],
+              f"measured, {MINE} clients": measured.loc[MINE, ["OSD threads (max during writes)",
+                                                               "client connections per OSD"]].values},
+             index=["threads per OSD", "connections from clients per OSD"])
+
+# %% [markdown]
+# **Your gap.** The OSDs' threads stayed flat, yet the threads of this notebook's process grew.
+# Read the "threads in this notebook" column of the measurement: how many threads did each of your
+# clients add? Store `my_threads_per_client` (threads at your step minus threads with no client,
+# divided by your clients) and run the check.
+
+# %%
+my_threads_per_client = (notebook_threads[MINE] - notebook_threads[0]) / MINE  # SOLUTION
+run.check("my_threads_per_client", my_threads_per_client, "threads_per_client",
+          hint="take the notebook's threads at your number of clients, subtract those at 0 clients, "
+               "and divide by your number of clients")
+
+# %% [markdown]
 # ## What the model said, what the cluster did
 #
 # - **Threads**: the AsyncMessenger model said 59 threads per OSD for any number of clients, and
@@ -466,6 +553,12 @@ print("threads flat, connections one per client: AsyncMessenger decouples thread
 # - **Where the threads went**: the notebook's own thread count grew with every client, because
 #   each librados instance starts its own messenger workers and timers. The cost moved to the
 #   clients, one process each in real life, where it is spread over many machines.
+
+# %% [markdown]
+# **W2. Threads and connections as clients grew.** Use your measured table and your threads per
+# client (graded by hand).
+#
+# *Your answer:*
 
 # %% [markdown]
 # ## Clean up

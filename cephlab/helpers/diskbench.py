@@ -5,6 +5,7 @@
     with cpu_meter(c) as cpu:                                     # CPU seconds while it runs
         r = c.rados_bench(pool, 5, threads=16, cleanup=False)
     cpu["osd_s"], cpu["client_s"], cpu["wall_s"], cpu["host_busy"]
+    against_base(mine, r, threads=4, prediction=(1.0, 0.25))     # a run vs the 16-thread one
 
 The OSDs of a native lab cluster keep their BlueStore "devices" as plain files in the cluster's
 folder, so fio on a file in the same folder measures the device they write to. CPU time comes
@@ -19,6 +20,8 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+
+import pandas as pd
 
 from cephlab.cluster.measure import _json_in, parse_fio
 from cephlab.core import proc, run
@@ -97,3 +100,27 @@ def cpu_meter(cluster):
     out.update(osd_s=_osd_cpu(cluster) - osd0, client_s=children_cpu_seconds() - child0,
                wall_s=time.monotonic() - t0,
                host_busy=min(1.0, (busy1 - busy0) / max(total1 - total0, 1e-9)))  # ticks/HZ rounding
+
+
+def against_base(result, base, threads: int, base_threads: int = 16,
+                 prediction: tuple[object, object] = (None, None)) -> pd.DataFrame:
+    """IOPS and mean latency (ms) of a `rados bench` run at `threads` writes in flight next to a
+    `base` run at `base_threads`: the base run, the learner's prediction, the saturated model and
+    the measurement. `result` and `base` are BenchResults.
+
+    prediction is (IOPS ratio, latency ratio) to the base run, either may be None or `...` (not
+    answered yet: shown as blank). The saturated model is a CPU-bound cluster: the cores set the
+    IOPS, so they stay at the base run's, and by Little's law the latency scales by
+    threads / base_threads.
+    """
+    def scaled(ratio, value):
+        return ratio * value if isinstance(ratio, (int, float)) and not isinstance(ratio, bool) else None
+
+    iops_ratio, latency_ratio = prediction
+    return pd.DataFrame(
+        {f"{base_threads} threads, measured": [base.iops, base.lat_mean_ms],
+         f"{threads} threads: your prediction": [scaled(iops_ratio, base.iops),
+                                                  scaled(latency_ratio, base.lat_mean_ms)],
+         "saturated model": [base.iops, base.lat_mean_ms * threads / base_threads],
+         "measured": [result.iops, result.lat_mean_ms]},
+        index=["IOPS", "mean latency ms"])

@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]-*.py"))
 RUBRICS = (ROOT / "book" / "rubrics.md").read_text()
 
-WITHOUT_EXPERIMENT: set[str] = {"03-disk-iops", "04-throttles", "05-threads",
-                                 "07-write-amplification", "08-failure-and-recovery", "10-database-on-ceph"}
+WITHOUT_EXPERIMENT: set[str] = {"04-throttles", "07-write-amplification", "08-failure-and-recovery",
+                                 "10-database-on-ceph"}
 
 CELL = re.compile(r"^# %%(?: \[(\w+)\])?.*$", re.M)
 
