@@ -36,6 +36,12 @@
 # tests:
 #   files: true
 
+# %% tags=["nbval-ignore-output"]
+# Your learner id, once: leave "" on the course hub (it knows you), else type the id your instructor gave you.
+from cephlab.course import params
+LEARNER = params.learner_id("")
+print(f"learner {LEARNER}: the exercises use this learner's numbers")
+
 # %%
 import numpy as np
 import pandas as pd
@@ -150,7 +156,12 @@ ec_plot
 # %% [markdown]
 # ## Exercises
 # Answer each with the model functions (`replicated`, `erasure`, `red.usable_capacity`,
-# `red.durability_nines`, `red.serves_io`), then run the check cell under it.
+# `red.durability_nines`, `red.annual_loss_probability`, `red.serves_io`, `red.data_survives`),
+# then run the check cell under it. The numbers in Q1-Q5 are your own (drawn for your learner
+# id, in `P`): a neighbour's answers are wrong for your notebook.
+
+# %% tags=["nbval-ignore-output"]
+P = params.lab_params("01-redundancy")
 
 # %% [raw]
 # # BEGIN QUESTION
@@ -158,15 +169,15 @@ ec_plot
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q1.** What is the overhead (raw / usable − 1, as a fraction) of an EC 8+3 pool? Store it in
-# `q1_overhead`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q1.** What is the overhead (raw / usable − 1, as a fraction) of an EC {q1_k}+{q1_m} pool?
+Store it in `q1_overhead`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q1_overhead = erasure(8, 3).overhead  # SOLUTION
+q1_overhead = erasure(P["q1_k"], P["q1_m"]).overhead  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -180,7 +191,10 @@ assert 0 < q1_overhead < 1, "Overhead is extra raw space per usable byte, a frac
 
 # %%
 # HIDDEN
-assert abs(q1_overhead - 3 / 8) < 1e-12 and 0 < q1_overhead < 1, "The overhead is a fraction of the usable space: 3 coding chunks per 8 data chunks"
+from cephlab.course import params as _params
+_p = _params.lab_params("01-redundancy")
+assert abs(q1_overhead - _p["q1_m"] / _p["q1_k"]) < 1e-12 and 0 < q1_overhead < 1, \
+    "The overhead is a fraction of the usable space: m coding chunks per k data chunks, with your k and m"
 
 # %% [raw]
 # # END TESTS
@@ -194,15 +208,16 @@ assert abs(q1_overhead - 3 / 8) < 1e-12 and 0 < q1_overhead < 1, "The overhead i
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q2.** A cluster has 600 TB of raw disk. How many TB of client data fit in an EC 4+2 pool if
-# you plan to fill it to 85 % (Ceph's nearfull ratio)? Store it in `q2_usable_tb`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q2.** A cluster has {q2_raw_tb} TB of raw disk. How many TB of client data fit in an EC
+{q2_k}+{q2_m} pool if you plan to fill it to {q2_fill_pct} % (Ceph's nearfull ratio is 85 %)? Store it in
+`q2_usable_tb`.""", {**P, "q2_fill_pct": round(100 * P["q2_fill"])})
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q2_usable_tb = red.usable_capacity(600, erasure(4, 2), fill_ratio=0.85)  # SOLUTION
+q2_usable_tb = red.usable_capacity(P["q2_raw_tb"], erasure(P["q2_k"], P["q2_m"]), fill_ratio=P["q2_fill"])  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -212,11 +227,15 @@ q2_usable_tb = red.usable_capacity(600, erasure(4, 2), fill_ratio=0.85)  # SOLUT
 
 # %%
 assert isinstance(q2_usable_tb, (int, float)), "q2_usable_tb should be a number of TB"
-assert 600 / 3 < q2_usable_tb < 600 * 0.85, "EC stores less than the raw TB but more than 3-way replication would; and mind the 85 % fill"
+assert P["q2_raw_tb"] / 3 < q2_usable_tb < P["q2_raw_tb"] * P["q2_fill"], \
+    "EC stores less than the raw TB but more than 3-way replication would; and mind the planned fill"
 
 # %%
 # HIDDEN
-assert abs(q2_usable_tb - 600 / 1.5 * 0.85) < 1e-6, "Apply both factors exactly: divide the raw TB by (k + m) / k, then keep 85 % of it"
+from cephlab.course import params as _params
+_p = _params.lab_params("01-redundancy")
+assert abs(q2_usable_tb - _p["q2_raw_tb"] * _p["q2_k"] / (_p["q2_k"] + _p["q2_m"]) * _p["q2_fill"]) < 1e-6, \
+    "Apply both factors exactly, with your numbers: divide the raw TB by (k + m) / k, then keep the planned fill of it"
 
 # %% [raw]
 # # END TESTS
@@ -230,18 +249,21 @@ assert abs(q2_usable_tb - 600 / 1.5 * 0.85) < 1e-6, "Apply both factors exactly:
 # points: 2
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q3.** With disks of AFR 5 % replaced within 7 days, how many nines of annual durability do
-# replicated size 3 and EC 4+2 give? Store them in `q3_nines_rep3` and `q3_nines_ec42`, and in
-# `q3_more_durable` the label of the more durable one (`"replicated size 3"` or `"EC 4+2"`).
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q3.** With disks of AFR {q3_afr_pct} % and a failed disk replaced after {q3_period}, how many
+nines of annual durability do replicated size 3 and EC {q3_k}+{q3_m} give? Store them in `q3_nines_rep3` and
+`q3_nines_ec`, and in `q3_more_durable` the label of the more durable one, the one less likely to lose
+a stripe in a year (`red.annual_loss_probability`): `"replicated size 3"` or `"EC {q3_k}+{q3_m}"`.""",
+            {**P, "q3_afr_pct": round(100 * P["q3_afr"]),
+             "q3_period": "1 day" if P["q3_days"] == 1 else f"{P['q3_days']} days"})
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q3_nines_rep3 = red.durability_nines(replicated(3), 0.05, 7)  # SOLUTION
-q3_nines_ec42 = red.durability_nines(erasure(4, 2), 0.05, 7)  # SOLUTION
-q3_more_durable = "replicated size 3" if q3_nines_rep3 > q3_nines_ec42 else "EC 4+2"  # SOLUTION
+q3_nines_rep3 = red.durability_nines(replicated(3), P["q3_afr"], P["q3_days"])  # SOLUTION
+q3_nines_ec = red.durability_nines(erasure(P["q3_k"], P["q3_m"]), P["q3_afr"], P["q3_days"])  # SOLUTION
+q3_more_durable = "replicated size 3" if red.annual_loss_probability(replicated(3), P["q3_afr"], P["q3_days"]) < red.annual_loss_probability(erasure(P["q3_k"], P["q3_m"]), P["q3_afr"], P["q3_days"]) else f"EC {P['q3_k']}+{P['q3_m']}"  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -250,17 +272,24 @@ q3_more_durable = "replicated size 3" if q3_nines_rep3 > q3_nines_ec42 else "EC 
 # # BEGIN TESTS
 
 # %%
-assert all(float(x).is_integer() and 1 <= x <= 20 for x in (q3_nines_rep3, q3_nines_ec42)), \
-    "Nines are whole numbers between 1 and 20 here: use red.durability_nines with AFR as a fraction (0.05)"
+assert all(float(x).is_integer() and 1 <= x <= 20 for x in (q3_nines_rep3, q3_nines_ec)), \
+    "Nines are whole numbers between 1 and 20 here: use red.durability_nines with AFR as a fraction (0.05 for 5 %)"
 
 # %%
-assert q3_more_durable in ("replicated size 3", "EC 4+2"), "Store one of the two labels exactly"
-assert (q3_more_durable == "replicated size 3") == (q3_nines_rep3 > q3_nines_ec42), "Your label should name the scheme with more nines"
+assert q3_more_durable in ("replicated size 3", f"EC {P['q3_k']}+{P['q3_m']}"), "Store one of the two labels exactly"
+assert q3_nines_rep3 == q3_nines_ec or (q3_more_durable == "replicated size 3") == (q3_nines_rep3 > q3_nines_ec), \
+    "Your label should name the scheme with more nines (on a tie, the one with the lower annual loss probability)"
 
 # %%
 # HIDDEN
-_q3_expected = (red.durability_nines(replicated(3), 0.05, 7), red.durability_nines(erasure(4, 2), 0.05, 7))
-assert (q3_nines_rep3, q3_nines_ec42) == _q3_expected, "Call red.durability_nines with AFR 0.05 (not 5) and 7 days for both schemes"
+from cephlab.course import params as _params
+_p = _params.lab_params("01-redundancy")
+_q3_schemes = (replicated(3), erasure(_p["q3_k"], _p["q3_m"]))
+_q3_expected = tuple(red.durability_nines(s, _p["q3_afr"], _p["q3_days"]) for s in _q3_schemes)
+assert (q3_nines_rep3, q3_nines_ec) == _q3_expected, "Call red.durability_nines with your AFR as a fraction (not a percentage) and your days, for both schemes"
+_q3_loss = [red.annual_loss_probability(s, _p["q3_afr"], _p["q3_days"]) for s in _q3_schemes]
+assert q3_more_durable == ("replicated size 3" if _q3_loss[0] < _q3_loss[1] else f"EC {_p['q3_k']}+{_p['q3_m']}"), \
+    "Name the scheme with the lower annual loss probability, spelt as in the question"
 
 # %% [raw]
 # # END TESTS
@@ -274,15 +303,16 @@ assert (q3_nines_rep3, q3_nines_ec42) == _q3_expected, "Call red.durability_nine
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q4.** Before measuring: you will write 64 MiB of objects into an EC 2+1 pool. How many MiB of
-# raw space will `ceph df` report as used? Store it in `q4_ec21_used_mib`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q4.** Before measuring: the measurement below writes {q4_objects} objects of {q4_object_mib} MiB
+into an EC 2+1 pool. How many MiB of raw space will `ceph df` report as used for them? Store it in
+`q4_ec21_used_mib`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q4_ec21_used_mib = 64 * erasure(2, 1).raw_per_usable  # SOLUTION
+q4_ec21_used_mib = P["q4_objects"] * P["q4_object_mib"] * erasure(2, 1).raw_per_usable  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -291,11 +321,15 @@ q4_ec21_used_mib = 64 * erasure(2, 1).raw_per_usable  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert 64 < q4_ec21_used_mib < 3 * 64, "Raw used is more than the 64 MiB stored (there is a parity chunk) but less than 3 full copies"
+assert P["q4_objects"] * P["q4_object_mib"] < q4_ec21_used_mib < 3 * P["q4_objects"] * P["q4_object_mib"], \
+    "Raw used is more than the MiB stored (there is a parity chunk) but less than 3 full copies"
 
 # %%
 # HIDDEN
-assert abs(q4_ec21_used_mib - 64 * 3 / 2) < 1e-9, "The answer is in MiB of raw space: 64 MiB of data times (k + m) / k, with no rounding"
+from cephlab.course import params as _params
+_p = _params.lab_params("01-redundancy")
+assert abs(q4_ec21_used_mib - _p["q4_objects"] * _p["q4_object_mib"] * 3 / 2) < 1e-9, \
+    "The answer is in MiB of raw space: your objects' MiB of data times (k + m) / k, with no rounding"
 
 # %% [raw]
 # # END TESTS
@@ -309,16 +343,22 @@ assert abs(q4_ec21_used_mib - 64 * 3 / 2) < 1e-9, "The answer is in MiB of raw s
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q5.** One OSD of an EC 2+1 pool goes down. Does a PG on that OSD still serve writes with the
-# default `min_size`, and with `min_size` 3? Store two booleans in `q5_default` and `q5_strict`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q5.** A PG of an EC {q5_k}+{q5_m} pool keeps its {q5_n} shards on {q5_n} OSDs, and {q5_down} down.
+How many of its shards are still up (`q5_left`, a whole number)? Is its data still there, readable or
+rebuildable (`q5_survives`)? Does it still serve writes with the default `min_size` (`q5_default`), and with
+`min_size` {q5_n} (`q5_strict`)? Store booleans in the last three.""",
+            {**P, "q5_n": P["q5_k"] + P["q5_m"],
+             "q5_down": {1: "one of them goes", 2: "two of them go", 3: "three of them go"}[P["q5_failed"]]})
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q5_default = red.serves_io(erasure(2, 1), failed=1)  # SOLUTION
-q5_strict = red.serves_io(erasure(2, 1, min_size=3), failed=1)  # SOLUTION
+q5_left = P["q5_k"] + P["q5_m"] - P["q5_failed"]  # SOLUTION
+q5_survives = red.data_survives(erasure(P["q5_k"], P["q5_m"]), failed=P["q5_failed"])  # SOLUTION
+q5_default = red.serves_io(erasure(P["q5_k"], P["q5_m"]), failed=P["q5_failed"])  # SOLUTION
+q5_strict = red.serves_io(erasure(P["q5_k"], P["q5_m"], min_size=P["q5_k"] + P["q5_m"]), failed=P["q5_failed"])  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -327,13 +367,22 @@ q5_strict = red.serves_io(erasure(2, 1, min_size=3), failed=1)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert isinstance(q5_default, (bool, np.bool_)) and isinstance(q5_strict, (bool, np.bool_)), "Store two booleans (True/False)"
+assert int(q5_left) == q5_left and 0 <= q5_left <= P["q5_k"] + P["q5_m"], "Count the shards whose OSDs are still up"
+assert all(isinstance(x, (bool, np.bool_)) for x in (q5_survives, q5_default, q5_strict)), "Store three booleans (True/False)"
 assert not (q5_strict and not q5_default), "Raising min_size can only make a PG stop serving sooner, never keep serving longer"
+assert not (q5_default and not q5_survives), "A PG that serves I/O has its data: min_size is never below k"
 
 # %%
 # HIDDEN
-assert isinstance(q5_default, (bool, np.bool_)) and isinstance(q5_strict, (bool, np.bool_)), "Store booleans (True/False) as red.serves_io returns them, not strings or numbers"
-assert (bool(q5_default), bool(q5_strict)) == (True, False), "Default min_size 2 tolerates one lost shard of three; min_size 3 tolerates none"
+from cephlab.course import params as _params
+_p = _params.lab_params("01-redundancy")
+assert all(isinstance(x, (bool, np.bool_)) for x in (q5_survives, q5_default, q5_strict)), \
+    "Store booleans (True/False) as red.serves_io and red.data_survives return them, not strings or numbers"
+_q5_ec = erasure(_p["q5_k"], _p["q5_m"])
+assert q5_left == _q5_ec.size - _p["q5_failed"] and bool(q5_survives) == bool(red.data_survives(_q5_ec, _p["q5_failed"])), \
+    "Your shards left are k + m minus the ones down; the data survives while no more than m shards are lost"
+assert (bool(q5_default), bool(q5_strict)) == (bool(red.serves_io(_q5_ec, _p["q5_failed"])), False), \
+    "A PG serves writes while its live shards reach min_size: k + 1 by default when m >= 2 (k when m = 1), and k + m allows no lost shard"
 
 # %% [raw]
 # # END TESTS
@@ -390,9 +439,9 @@ assert q6_ec21_kib == 16 * red.allocated_bytes(my_object_bytes, erasure(2, 1)) /
 # %% [markdown]
 # ## Measure: the same data in a size-3 pool and an EC 2+1 pool
 #
-# We create two pools, write the same 64 MiB (16 objects of 4 MiB, random bytes with their MD5
-# recorded) into each, and read `ceph df detail`: **stored** is client data, **used** is raw space
-# on the OSDs. Every pool this lab makes is named `lab01-…` and deleted in the last cell.
+# We create two pools, write the same data into each (your Q4 objects: random bytes with their
+# MD5 recorded), and read `ceph df detail`: **stored** is client data, **used** is raw space on
+# the OSDs. Every pool this lab makes is named `lab01-…` and deleted in the last cell.
 
 # %% tags=["nbval-ignore-output"]
 from cephlab.helpers import experiment
@@ -403,8 +452,8 @@ lab = LabSession("01", min_osds=3)
 c = lab.cluster
 print(f"cluster {c.name}: {c.health()}, {len(c.ceph('osd', 'ls'))} OSDs")
 
-OBJECTS, OBJECT_SIZE = 16, 4 * 2**20
 MIB = 2**20
+OBJECTS, OBJECT_SIZE = P["q4_objects"], P["q4_object_mib"] * MIB      # Q4's objects
 pools = {"replicated size 3": lab.replicated_pool("rep3", size=3, pg_num=16),
          "EC 2+1": lab.ec_pool("ec21", k=2, m=1, pg_num=16)}
 model_schemes = {"replicated size 3": replicated(3), "EC 2+1": erasure(2, 1)}
@@ -424,7 +473,7 @@ raw_usage = Comparison()
 for label, u in usage.items():
     raw_usage.add(f"raw used, {label}", model=u["stored"] * model_schemes[label].raw_per_usable / MIB,
                   measured=u["used"] / MIB, unit="MiB", rel_tol=0.03,
-                  why="BlueStore allocates 4 KiB units; 4 MiB objects split evenly, so no padding is expected; "
+                  why="BlueStore allocates 4 KiB units; objects of whole MiB split evenly, so no padding is expected; "
                       "the 3 % covers df's rounding of a pool still settling",
                   control=(f"stored as {WRONG[label].label}", u["stored"] * WRONG[label].raw_per_usable / MIB))
 raw_usage.table()[["model", "measured", "measured/model", "tolerance", "agrees", "control", "control fails"]]
@@ -432,7 +481,8 @@ raw_usage.table()[["model", "measured", "measured/model", "tolerance", "agrees",
 # %%
 fig, ax = plots.figure()
 plots.bars_model_vs_measured(ax, list(usage), [r.model for r in raw_usage.rows],
-                             [r.measured for r in raw_usage.rows], ylabel="raw MiB used for 64 MiB of data")
+                             [r.measured for r in raw_usage.rows],
+                             ylabel=f"raw MiB used for {OBJECTS * OBJECT_SIZE / MIB:.0f} MiB of data")
 plots.show(fig)
 
 # %%
@@ -549,13 +599,13 @@ rows = {r.quantity: r for r in raw_usage.rows}
 small_rows = {r.quantity.rsplit(", ", 1)[1]: r for r in small_cmp.rows}
 serving = {(row["pool"], row["min_size"]): row["measured"] for _, row in availability.iterrows()}
 conclusions.render("""
-- **Raw space, 4 MiB objects.** Size 3 used {rep:.1f} MiB and EC 2+1 {ec:.1f} MiB for the same
+- **Raw space, {big} MiB objects.** Size 3 used {rep:.1f} MiB and EC 2+1 {ec:.1f} MiB for the same
   {stored:.0f} MiB (model {rep_model:.1f} and {ec_model:.1f}).
 - **Raw space, {size} B objects.** {small} objects took {srep:.0f} KiB in size 3 and {sec:.0f} KiB in
   EC 2+1: EC saved {saving:.0%} of replication's raw space, against 50 % for large objects.
 - **Availability.** With osd.{down} down, size 3 answered "{rep_io}", EC 2+1 "{ec_io}" at its
   default `min_size`, and "{strict_io}" at `min_size` 3.
-""", rep=rows["raw used, replicated size 3"].measured, ec=rows["raw used, EC 2+1"].measured,
+""", big=OBJECT_SIZE // MIB, rep=rows["raw used, replicated size 3"].measured, ec=rows["raw used, EC 2+1"].measured,
     stored=usage["EC 2+1"]["stored"] / MIB, rep_model=rows["raw used, replicated size 3"].model,
     ec_model=rows["raw used, EC 2+1"].model, size=size, small=SMALL,
     srep=small_rows["replicated size 3"].measured, sec=small_rows["EC 2+1"].measured,

@@ -42,6 +42,12 @@
 # tests:
 #   files: true
 
+# %% tags=["nbval-ignore-output"]
+# Your learner id, once: leave "" on the course hub (it knows you), else type the id your instructor gave you.
+from cephlab.course import params
+LEARNER = params.learner_id("")
+print(f"learner {LEARNER}: the exercises use this learner's numbers")
+
 # %%
 import numpy as np
 import pandas as pd
@@ -102,8 +108,8 @@ pd.DataFrame({"thesis (docker run)": ct.thesis_layout("osd.3"),
 
 # %% [markdown]
 # ### One host stops
-# Take a cluster of 4 hosts with 2 OSDs each (one host more than the lab's cephadm cluster, whose
-# numbers are yours to work out in Q2). A size-3 pool with `min_size` 2: the table gives the share
+# Take a cluster of 4 hosts with 2 OSDs each (one host more than the lab's cephadm cluster; Q2
+# gives you another shape). A size-3 pool with `min_size` 2: the table gives the share
 # of PGs that lose 0, 1, 2 or 3 shards when one host stops — from the hypergeometric model (PGs
 # placed uniformly on equal weights) and from CRUSH itself on the same map (1024 PGs of pool 1,
 # host `ceph4`) — then the share that stops serving I/O and whether Ceph can rebuild the missing
@@ -195,7 +201,12 @@ blocked_plot
 # %% [markdown]
 # ## Exercises
 # Answer with `ct.cephadm_layout`, `fd.shard_loss_distribution`, `fd.blocked_fraction`,
-# `fd.unavailable_fraction` and `fd.recovers_without_host`, then run the check cell.
+# `fd.unavailable_fraction` and `fd.recovers_without_host`, then run the check cell. The numbers
+# in Q1-Q4 are your own (drawn for your learner id, in `P`): a neighbour's answers are wrong for
+# your notebook.
+
+# %% tags=["nbval-ignore-output"]
+P = params.lab_params("11-containers-and-cephadm")
 
 # %% [raw]
 # # BEGIN QUESTION
@@ -203,16 +214,19 @@ blocked_plot
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q1.** cephadm redeploys `osd.7` of the cluster with fsid `FSID` (above): its old container is
-# deleted and a new one started. Which folder *on the host* holds what the new container needs to
-# be the same OSD again? Store the path (a string) in `q1_data_dir`.
+# %% tags=["nbval-ignore-output"]
+Q1_FSID = f"5f0c1a2e-7b3d-11ee-8c4a-525400{P['q1_node']:06x}"     # your cluster's fsid
+params.show("""**Q1.** cephadm redeploys `osd.{q1_osd}` of a cluster whose fsid is `{q1_fsid}` (in `Q1_FSID`): its
+old container is deleted and a new one started. Which folder *on the host* holds what the new container
+needs to be the same OSD again? Store the path (a string) in `q1_data_dir`, and the name of the new
+container in `q1_container`.""", {**P, "q1_fsid": Q1_FSID})
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q1_data_dir = ct.cephadm_layout(FSID, "osd.7")["host data dir"]  # SOLUTION
+q1_data_dir = ct.cephadm_layout(Q1_FSID, f"osd.{P['q1_osd']}")["host data dir"]  # SOLUTION
+q1_container = ct.cephadm_layout(Q1_FSID, f"osd.{P['q1_osd']}")["container"]  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -221,12 +235,18 @@ q1_data_dir = ct.cephadm_layout(FSID, "osd.7")["host data dir"]  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert isinstance(q1_data_dir, str), "q1_data_dir should be a path as a string"
+assert isinstance(q1_data_dir, str) and isinstance(q1_container, str), "q1_data_dir and q1_container should be strings"
 assert q1_data_dir.startswith("/var/lib/ceph/"), "cephadm keeps daemon state under /var/lib/ceph on the host, not inside the container"
+assert q1_container.startswith("ceph-") and "." not in q1_container, "cephadm names a container ceph-<fsid>-<type>-<id>, with no dots"
 
 # %%
 # HIDDEN
-assert q1_data_dir == f"/var/lib/ceph/{FSID}/osd.7", "The host folder is /var/lib/ceph/<fsid>/<type>.<id>; /var/lib/ceph/osd/ceph-7 is where it appears inside the container"
+from cephlab.course import params as _params
+_p = _params.lab_params("11-containers-and-cephadm")
+_fsid = f"5f0c1a2e-7b3d-11ee-8c4a-525400{_p['q1_node']:06x}"
+assert q1_data_dir == f"/var/lib/ceph/{_fsid}/osd.{_p['q1_osd']}", \
+    "The host folder is /var/lib/ceph/<fsid>/<type>.<id>, with your fsid and OSD; /var/lib/ceph/osd/ceph-<id> is where it appears inside the container"
+assert q1_container == f"ceph-{_fsid}-osd-{_p['q1_osd']}", "The container is ceph-<fsid>-<type>-<id>: the daemon's name with its dot made a dash"
 
 # %% [raw]
 # # END TESTS
@@ -240,16 +260,16 @@ assert q1_data_dir == f"/var/lib/ceph/{FSID}/osd.7", "The host folder is /var/li
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q2.** On the lab's cephadm cluster (3 hosts x 2 OSDs), a size-3 pool with `min_size` 2 uses a rule
-# with failure domain *osd*. One host stops. What share of its PGs stops serving I/O? Store it in
-# `q2_blocked`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q2.** On a cluster of {q2_hosts} hosts x {q2_per_host} OSDs, a size-{q2_size} pool with `min_size` 2
+(Ceph's default) uses a rule with failure domain *osd*. One host stops. What share of its PGs stops
+serving I/O? Store it in `q2_blocked`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q2_blocked = fd.blocked_fraction(3, 2, 3, 2, "osd")  # SOLUTION
+q2_blocked = fd.blocked_fraction(P["q2_hosts"], P["q2_per_host"], P["q2_size"], 2, "osd")  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -263,7 +283,11 @@ assert 0 < q2_blocked < 1, "A fraction of the PGs (not a percentage): a PG block
 
 # %%
 # HIDDEN
-assert abs(q2_blocked - fd.shard_loss_distribution(3, 2, 3, "osd")[2:].sum()) < 1e-12 and q2_blocked < 1, "Count the PGs with at least two shards on the host, as a fraction of all PGs"
+from cephlab.course import params as _params
+_p = _params.lab_params("11-containers-and-cephadm")
+_q2_dist = fd.shard_loss_distribution(_p["q2_hosts"], _p["q2_per_host"], _p["q2_size"], "osd")
+assert abs(q2_blocked - _q2_dist[_p["q2_size"] - 1:].sum()) < 1e-12 and q2_blocked < 1, \
+    "Count the PGs left with fewer than 2 shards (size - 1 or more on the stopped host), as a fraction of all PGs, for your cluster"
 
 # %% [raw]
 # # END TESTS
@@ -277,18 +301,22 @@ assert abs(q2_blocked - fd.shard_loss_distribution(3, 2, 3, "osd")[2:].sum()) < 
 # points: 2
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q3.** A size-3 pool with failure domain *host*: one host stays down for a day. What is the
-# smallest number of hosts with which Ceph can rebuild every missing copy on the remaining hosts
-# meanwhile? Store it in `q3_hosts`. And does the lab's 3-host cluster heal in that case? Store
-# a boolean in `q3_vagrant_heals`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q3.** A size-{q3_size} pool with failure domain *host*: one host stays down for a day. What is the
+smallest number of hosts with which Ceph can rebuild every missing copy on the remaining hosts
+meanwhile? Store it in `q3_hosts`. The same pool with failure domain *osd*, on hosts of
+{q3_per_host} OSDs each: what is the smallest number of hosts then (`q3_osd_hosts`)? And on a cluster
+of {q3_cluster_hosts} hosts with failure domain *host*, how many hosts may fail one after another, Ceph
+rebuilding every missing copy on the others after each failure (`q3_hosts_lost`; there is room enough)?""",
+            {**P, "q3_cluster_hosts": P["q3_size"] + P["q3_extra_hosts"]})
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q3_hosts = next(h for h in range(3, 20) if fd.recovers_without_host(h, 2, 3, "host"))  # SOLUTION
-q3_vagrant_heals = bool(fd.recovers_without_host(3, 2, 3, "host"))  # SOLUTION
+q3_hosts = next(h for h in range(1, 20) if fd.recovers_without_host(h, 1, P["q3_size"], "host"))  # SOLUTION
+q3_osd_hosts = next(h for h in range(1, 20) if fd.recovers_without_host(h, P["q3_per_host"], P["q3_size"], "osd"))  # SOLUTION
+q3_hosts_lost = sum(bool(fd.recovers_without_host(P["q3_size"] + P["q3_extra_hosts"] - i, 1, P["q3_size"], "host")) for i in range(P["q3_size"] + P["q3_extra_hosts"]))  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -297,15 +325,23 @@ q3_vagrant_heals = bool(fd.recovers_without_host(3, 2, 3, "host"))  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert int(q3_hosts) == q3_hosts >= 3, "A whole number of hosts, at least the 3 a size-3 pool with failure domain host needs: how many must the cluster have when one is down?"
-assert isinstance(q3_vagrant_heals, (bool, np.bool_)), "Store a boolean (True/False)"
-assert not (q3_vagrant_heals and q3_hosts > 3), "If the 3-host cluster heals, the smallest number of hosts that heals cannot be more than 3"
+assert int(q3_hosts) == q3_hosts >= P["q3_size"], \
+    "A whole number of hosts, at least the pool's size (one host per copy): how many must the cluster have when one is down?"
+assert int(q3_osd_hosts) == q3_osd_hosts and 2 <= q3_osd_hosts <= q3_hosts, \
+    "With failure domain osd two copies may share a host, so no more hosts are needed than for domain host; and one host is never enough when it is the one down"
+assert int(q3_hosts_lost) == q3_hosts_lost and 0 <= q3_hosts_lost < P["q3_size"] + P["q3_extra_hosts"], \
+    "A whole number of hosts, fewer than the cluster has (0 if no host may fail with every copy rebuilt)"
 
 # %%
 # HIDDEN
-assert isinstance(q3_hosts, (int, np.integer)) and isinstance(q3_vagrant_heals, (bool, np.bool_)), "Store a whole number of hosts and a True/False"
-assert not q3_vagrant_heals, "With 3 hosts and one down, where would CRUSH put the third copy?"
-assert not fd.recovers_without_host(q3_hosts - 1, 2, 3, "host") and fd.recovers_without_host(q3_hosts, 2, 3, "host"), "q3_hosts must be the smallest count that heals"
+from cephlab.course import params as _params
+_p = _params.lab_params("11-containers-and-cephadm")
+assert all(isinstance(x, (int, np.integer)) for x in (q3_hosts, q3_osd_hosts, q3_hosts_lost)), "Store whole numbers of hosts"
+assert q3_hosts == _p["q3_size"] + 1, "With one host down, the others must still give every copy a host of its own"
+assert not fd.recovers_without_host(q3_osd_hosts - 1, _p["q3_per_host"], _p["q3_size"], "osd") \
+    and fd.recovers_without_host(q3_osd_hosts, _p["q3_per_host"], _p["q3_size"], "osd"), \
+    "q3_osd_hosts must be the smallest count whose other hosts hold enough OSDs for every copy"
+assert q3_hosts_lost == _p["q3_extra_hosts"], "After each failure the hosts left must still give every copy a host of its own: count the failures until they cannot"
 
 # %% [raw]
 # # END TESTS
@@ -319,18 +355,18 @@ assert not fd.recovers_without_host(q3_hosts - 1, 2, 3, "host") and fd.recovers_
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q4.** In the thesis every daemon ran in a container on *one* Docker host, with 12 OSDs whose
-# disks came from three machines over iSCSI. Seen from CRUSH's point of view that is one host: if
-# it stops, every PG is gone. Suppose the thesis had spread the same 12 OSDs over 3 Docker hosts
-# (4 each) but kept a size-3 pool with failure domain *osd*. If one Docker host stops, what share
-# of the PGs has *no* shard left running? Store it in `q4_unavailable`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q4.** In the thesis every daemon ran in a container on *one* Docker host, with 12 OSDs whose
+disks came from three machines over iSCSI. Seen from CRUSH's point of view that is one host: if it
+stops, every PG is gone. Suppose the thesis had instead run {q4_osds} OSDs on {q4_hosts} Docker hosts
+({q4_per_host} each) but kept a size-{q4_size} pool with failure domain *osd*. If one Docker host stops, what
+share of the PGs has *no* shard left running? Store it in `q4_unavailable`.""", {**P, "q4_osds": P["q4_hosts"] * P["q4_per_host"]})
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q4_unavailable = fd.unavailable_fraction(3, 4, 3, "osd")  # SOLUTION
+q4_unavailable = fd.unavailable_fraction(P["q4_hosts"], P["q4_per_host"], P["q4_size"], "osd")  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -340,11 +376,14 @@ q4_unavailable = fd.unavailable_fraction(3, 4, 3, "osd")  # SOLUTION
 
 # %%
 assert isinstance(q4_unavailable, float) and 0 < q4_unavailable < 1, \
-    "A fraction of the PGs (not a percentage, not a count), above 0 and below the one-host case: a PG is gone only if all 3 of its shards were on the stopped host"
+    "A fraction of the PGs (not a percentage, not a count), above 0 and below the one-host case: a PG is gone only if all its shards were on the stopped host"
 
 # %%
 # HIDDEN
-assert abs(q4_unavailable - fd.shard_loss_distribution(3, 4, 3, "osd")[-1]) < 1e-12 and isinstance(q4_unavailable, float), "Count the PGs whose 3 shards all sit on the stopped host's 4 OSDs, as a fraction of all PGs"
+from cephlab.course import params as _params
+_p = _params.lab_params("11-containers-and-cephadm")
+assert abs(q4_unavailable - fd.shard_loss_distribution(_p["q4_hosts"], _p["q4_per_host"], _p["q4_size"], "osd")[-1]) < 1e-12 \
+    and isinstance(q4_unavailable, float), "Count the PGs whose shards all sit on the stopped host's OSDs, as a fraction of all PGs, for your hosts and pool"
 
 # %% [raw]
 # # END TESTS

@@ -65,6 +65,36 @@ SPECS: dict[str, dict] = {
         "q4_clients": range(8, 65),
         "q4_pgs": range(16, 65),
     },
+    "01-redundancy": {
+        "q1_k": [5, 7, 9, 10, 11, 12, 13, 14, 15, 16],   # EC data chunks (k = 2m, 50 %, is in the tables above)
+        "q1_m": range(1, 5),                          # EC coding chunks
+        "q2_raw_tb": range(300, 1201, 20),
+        "q2_k": range(3, 11),
+        "q2_m": range(1, 4),
+        "q2_fill": [0.70, 0.75, 0.80, 0.85],           # planned fill ratio (0.85 = nearfull)
+        "q3_afr": [0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10],   # not 0.02: the tables above use it
+        "q3_days": range(1, 15),                      # days until a failed disk is replaced
+        "q3_k": range(3, 13),                         # the EC profile compared with size 3
+        "q3_m": range(1, 5),
+        "q4_objects": range(8, 25),                   # objects the measurement writes into each pool
+        "q4_object_mib": [1, 2, 4],
+        "q5_k": range(2, 11),
+        "q5_m": range(1, 5),
+        "q5_failed": range(1, 4),                     # OSDs of one PG that go down
+    },
+    "11-containers-and-cephadm": {
+        "q1_osd": range(4, 64),                       # the redeployed OSD (the table above shows osd.3)
+        "q1_node": range(0x100, 0x1100),              # last part of the cluster's fsid (the table above: c0ffee)
+        "q2_hosts": range(3, 11),
+        "q2_per_host": range(3, 9),                   # not 2: the table above is 4 hosts x 2 OSDs
+        "q2_size": [3, 4],                            # min_size 2, Ceph's default for both
+        "q3_size": range(2, 7),
+        "q3_per_host": range(2, 9),
+        "q3_extra_hosts": range(0, 5),                # the cluster has q3_size + this many hosts
+        "q4_hosts": range(2, 9),                      # Docker hosts the thesis's OSDs are spread over
+        "q4_per_host": range(3, 9),
+        "q4_size": [2, 3],
+    },
 }
 
 

@@ -26,14 +26,14 @@ def src(cell):
 def test_student_copy_ends_at_the_last_check_and_keeps_no_measurement():
     copy = grading.grading_copy(grading.read(STUDENT01))
     assert src(copy["cells"][-1]) == 'grader.check("q6")'
-    assert len(copy["cells"]) == 29       # cells 0..28 of labs/01-redundancy: setup, model, Q1-Q6
+    assert len(copy["cells"]) == 31       # cells 0..30 of labs/01-redundancy: setup, model, Q1-Q6
     assert not any("LabSession" in src(c) for c in copy["cells"])
 
 
 def test_master_copy_has_setup_and_answers_but_no_otter_cells_or_tests():
     copy = grading.grading_copy(grading.read(MASTER01))
     code = [src(c) for c in copy["cells"] if c["cell_type"] == "code"]
-    assert len(code) == 10                # imports, scheme_table, 2 LivePlots, 6 answer cells
+    assert len(code) == 17      # learner id, imports, scheme_table, 2 LivePlots, P, Q1-Q5's texts, 6 answers
     assert code[-1].startswith("my_object_bytes = ")
     assert not any(c.lstrip().startswith(("assert", "# HIDDEN")) for c in code)
     assert all(c["cell_type"] != "raw" for c in copy["cells"])
@@ -52,28 +52,30 @@ def test_every_lab_asks_its_questions_before_it_touches_the_cluster(lab):
 def test_solution_answers_are_the_solution_lines_without_markers():
     answers = grading.solution_answers(grading.read(MASTER01))
     assert sorted(answers) == ["q1", "q2", "q3", "q4", "q5", "q6"]
-    assert answers["q1"] == ["q1_overhead = erasure(8, 3).overhead"]
-    assert answers["q5"][0].splitlines()[1] == "q5_strict = red.serves_io(erasure(2, 1, min_size=3), failed=1)"
+    assert answers["q1"] == ['q1_overhead = erasure(P["q1_k"], P["q1_m"]).overhead']
+    assert answers["q5"][0].splitlines()[3] == ('q5_strict = red.serves_io(erasure(P["q5_k"], P["q5_m"], '
+                                                'min_size=P["q5_k"] + P["q5_m"]), failed=P["q5_failed"])')
     assert grading.question_points(grading.read(MASTER01)) == {"q1": 1, "q2": 1, "q3": 2, "q4": 1, "q5": 1,
                                                                     "q6": 2}
 
 
 def test_answer_cells_are_found_by_the_check_that_follows():
     assert grading.answer_cells(grading.read(STUDENT01)) == {
-        "q1": [12], "q2": [15], "q3": [18], "q4": [21], "q5": [24], "q6": [27]}
+        "q1": [14], "q2": [17], "q3": [20], "q4": [23], "q5": [26], "q6": [29]}
 
 
 def test_fill_answers_changes_only_the_chosen_question():
     student = grading.read(STUDENT01)
     filled = grading.fill_answers(student, grading.read(MASTER01), ["q4"])
     changed = [i for i, (a, b) in enumerate(zip(student["cells"], filled["cells"])) if src(a) != src(b)]
-    assert changed == [21]
-    assert src(filled["cells"][21]) == "q4_ec21_used_mib = 64 * erasure(2, 1).raw_per_usable"
+    assert changed == [23]
+    assert src(filled["cells"][23]) == \
+        'q4_ec21_used_mib = P["q4_objects"] * P["q4_object_mib"] * erasure(2, 1).raw_per_usable'
 
 
 def test_fill_answers_refuses_a_student_notebook_that_does_not_match():
     student = grading.read(STUDENT01)
-    student["cells"][18]["metadata"]["tags"] = []      # q3's answer cell no longer tagged
+    student["cells"][20]["metadata"]["tags"] = []      # q3's answer cell no longer tagged
     with pytest.raises(grading.GradingError, match="q3: 0 answer cells.*make student"):
         grading.fill_answers(student, grading.read(MASTER01), ["q3"])
 

@@ -1,10 +1,12 @@
 """Per-learner parameters through the real grader (issue 14, item 6e): a student notebook of labs
-03 and 05 answered with the values that are right for bob's parameters (literals, as a learner
+01, 03, 05 and 11 answered with the values that are right for bob's parameters (literals, as a learner
 who computed them would leave them; bob's id typed in the first cell) gets full marks when graded
 as bob — from the id in the notebook, or from $CEPHLAB_LEARNER=bob — and 0 when the instructor
 grades it as alice ($CEPHLAB_LEARNER=alice): copied answers fail for another learner. And with
 `cephlab grade --learner-from-folder`, the same notebook handed in under alice's folder scores 0:
-typing bob's id into it does not borrow bob's parameters.
+typing bob's id into it does not borrow bob's parameters. A lab's own-experiment question (not
+parameterised: lab 01's Q6, lab 11's Q5) keeps the solution's code, right for every learner; the
+zero scores are those of the parameterised questions.
 
 The values are computed in-process from the solution's own cells (tests/unit/test_params.py's
 notebook_as); the gradings are otter run in the sandbox, as `cephlab grade` runs them."""
@@ -26,6 +28,8 @@ KINDS = {"typed id": None, "as bob": BOB, "as alice": ALICE}   # kind -> $CEPHLA
 
 
 def native(value):
+    if isinstance(value, np.bool_):
+        return bool(value)
     if isinstance(value, np.integer):
         return int(value)
     if isinstance(value, np.floating):
@@ -34,16 +38,20 @@ def native(value):
 
 
 def answered_for(lab, learner, work):
-    """The committed student notebook with learner's id typed in and, in every answer cell, the
-    right values for learner's parameters as literals."""
+    """The committed student notebook with learner's id typed in and, in every parameterised
+    question's answer cells, the right values for learner's parameters as literals (the
+    own-experiment questions get the solution's code)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.delenv("JUPYTERHUB_USER", raising=False)
         env, _ = notebook_as(lab, learner, mp)
     student = grading.read(LABS / lab / f"{lab}.ipynb")
     master = grading.read(grading.solution_path(lab))
     answers, cells = grading.solution_answers(master), grading.answer_cells(student)
-    for q in PARAMETERISED[lab]:
+    for q in answers:
         for index, code in zip(cells[q], answers[q]):
+            if q not in PARAMETERISED[lab]:
+                student["cells"][index]["source"] = code
+                continue
             names = ASSIGNED.findall(code)
             assert names, f"{lab} {q}: no assignment in {code!r}"
             student["cells"][index]["source"] = "\n".join(f"{n} = {native(env[n])!r}" for n in names)
@@ -102,6 +110,12 @@ def outcome(graded, lab, kind):
     return r
 
 
+def parameterised(r, lab):
+    """(score, possible) of the lab's parameterised questions in a Result."""
+    scores = [r.questions[q] for q in PARAMETERISED[lab]]
+    return sum(s for s, _ in scores), sum(p for _, p in scores)
+
+
 @pytest.mark.timeout(1200)
 @pytest.mark.parametrize("lab", sorted(PARAMETERISED))
 def test_right_for_own_parameters_gets_full_marks(graded, lab):
@@ -113,8 +127,8 @@ def test_right_for_own_parameters_gets_full_marks(graded, lab):
 @pytest.mark.timeout(1200)
 @pytest.mark.parametrize("lab", sorted(PARAMETERISED))
 def test_right_for_another_learner_scores_zero(graded, lab):
-    r = outcome(graded, lab, "as alice")
-    assert r.possible > 0 and r.score == 0, f"{lab}: bob's answers graded as alice: {r.questions}"
+    score, possible = parameterised(outcome(graded, lab, "as alice"), lab)
+    assert possible > 0 and score == 0, f"{lab}: bob's answers graded as alice: {graded[lab, 'as alice'].questions}"
 
 
 @pytest.mark.timeout(1200)
@@ -122,5 +136,6 @@ def test_right_for_another_learner_scores_zero(graded, lab):
 def test_a_typed_id_cannot_borrow_another_learners_parameters(graded, lab):
     """alice hands in bob's notebook, bob's id typed in it: graded by the folder it came from,
     it scores 0 (the typed id alone would have given her bob's full marks)."""
-    r = outcome(graded, lab, "handed in by alice")
-    assert r.possible > 0 and r.score == 0, f"{lab}: bob's notebook handed in by alice: {r.questions}"
+    score, possible = parameterised(outcome(graded, lab, "handed in by alice"), lab)
+    assert possible > 0 and score == 0, \
+        f"{lab}: bob's notebook handed in by alice: {graded[lab, 'handed in by alice'].questions}"

@@ -4,7 +4,8 @@ test = {   'all_or_nothing': True,
     'name': 'q2',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(q2_usable_tb, (int, float)), 'q2_usable_tb should be a number of TB'\n"
-                                               ">>> assert 600 / 3 < q2_usable_tb < 600 * 0.85, 'EC stores less than the raw TB but more than 3-way replication would; and mind the 85 % fill'\n",
+                                               ">>> assert P['q2_raw_tb'] / 3 < q2_usable_tb < P['q2_raw_tb'] * P['q2_fill'], 'EC stores less than the raw TB but more than 3-way replication would; "
+                                               "and mind the planned fill'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -3,8 +3,9 @@ OK_FORMAT = True
 test = {   'all_or_nothing': True,
     'name': 'q1',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(q1_data_dir, str), 'q1_data_dir should be a path as a string'\n"
-                                               ">>> assert q1_data_dir.startswith('/var/lib/ceph/'), 'cephadm keeps daemon state under /var/lib/ceph on the host, not inside the container'\n",
+    'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(q1_data_dir, str) and isinstance(q1_container, str), 'q1_data_dir and q1_container should be strings'\n"
+                                               ">>> assert q1_data_dir.startswith('/var/lib/ceph/'), 'cephadm keeps daemon state under /var/lib/ceph on the host, not inside the container'\n"
+                                               ">>> assert q1_container.startswith('ceph-') and '.' not in q1_container, 'cephadm names a container ceph-<fsid>-<type>-<id>, with no dots'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

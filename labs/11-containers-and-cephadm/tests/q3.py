@@ -3,10 +3,12 @@ OK_FORMAT = True
 test = {   'all_or_nothing': True,
     'name': 'q3',
     'points': 2,
-    'suites': [   {   'cases': [   {   'code': ">>> assert int(q3_hosts) == q3_hosts >= 3, 'A whole number of hosts, at least the 3 a size-3 pool with failure domain host needs: how many must the "
-                                               "cluster have when one is down?'\n"
-                                               ">>> assert isinstance(q3_vagrant_heals, (bool, np.bool_)), 'Store a boolean (True/False)'\n"
-                                               ">>> assert not (q3_vagrant_heals and q3_hosts > 3), 'If the 3-host cluster heals, the smallest number of hosts that heals cannot be more than 3'\n",
+    'suites': [   {   'cases': [   {   'code': '>>> assert int(q3_hosts) == q3_hosts >= P[\'q3_size\'], "A whole number of hosts, at least the pool\'s size (one host per copy): how many must the '
+                                               'cluster have when one is down?"\n'
+                                               ">>> assert int(q3_osd_hosts) == q3_osd_hosts and 2 <= q3_osd_hosts <= q3_hosts, 'With failure domain osd two copies may share a host, so no more hosts "
+                                               "are needed than for domain host; and one host is never enough when it is the one down'\n"
+                                               ">>> assert int(q3_hosts_lost) == q3_hosts_lost and 0 <= q3_hosts_lost < P['q3_size'] + P['q3_extra_hosts'], 'A whole number of hosts, fewer than the "
+                                               "cluster has (0 if no host may fail with every copy rebuilt)'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
