@@ -158,7 +158,7 @@ def for_the_site(nb):
         if d or cell["cell_type"] == "raw":
             continue
         cell = copy.deepcopy(cell)
-        if cell["cell_type"] == "code" and block == "SOLUTION":
+        if cell["cell_type"] == "code" and block != "TESTS":   # answers, also the own-run figures after a measurement
             cell["source"] = "\n".join(SOLUTION_TAIL.sub("", line) for line in text(cell).splitlines())
         if cell["cell_type"] == "code" and block == "TESTS":
             if cells and "hide-cell" in cells[-1]["metadata"].get("tags", []):   # one fold per question

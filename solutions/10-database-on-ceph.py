@@ -163,6 +163,12 @@ tps_plot = LivePlot(
 tps_plot
 
 # %% [markdown]
+# **W1. Why does a database's commit wait for a replicated write on Ceph?** Answer in two or three
+# sentences with the steps of the write path (graded by hand).
+#
+# *Your answer:*
+
+# %% [markdown]
 # ## Exercises
 # Answer with `models.database` (`db.ceph_commit_ms`, `db.transaction_ms`, `db.closed_loop_tps`,
 # `db.max_tps`, `db.latency_ms`, `db.batch_seconds`), then run the check cell under each.
@@ -335,6 +341,57 @@ assert isinstance(q4_looks_like, str) and q4_looks_like == "many slow flushes", 
 # %% [raw]
 # # END QUESTION
 
+# %% [raw]
+# # BEGIN QUESTION
+# name: q5
+# points: 2
+# all_or_nothing: true
+
+# %% [markdown]
+# **Q5. Your experiment: clients.** After the sweep below, one more batch of 1,024 transactions
+# runs on Ceph, shared by as many `pgbench` clients as you choose: store a whole number from 2
+# to 16 in `my_clients`. Before it runs, predict their closed-loop bound with the write path of
+# a cluster on one host: a one-way hop of 0.05 ms, a flush of 0.1 ms, 0.4 ms of OSD CPU per op,
+# size 3, and 1 ms of other work per transaction. Store the commit latency in `q5_commit_ms` and
+# the most transactions per second your clients can reach (no CPU ceiling) in `q5_tps`.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+my_clients = 6  # SOLUTION
+q5_commit_ms = db.ceph_commit_ms(0.05, 0.1, 0.4, 3)  # SOLUTION
+q5_tps = db.closed_loop_tps(my_clients, db.transaction_ms(1.0, q5_commit_ms))  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert isinstance(my_clients, (int, np.integer)) and 2 <= my_clients <= 16, "Choose a whole number of clients from 2 to 16"
+
+# %%
+assert 0.05 + 0.4 + 0.1 < q5_commit_ms < 10, \
+    "In ms: more than one hop, the OSD's CPU and the flush, since the primary also waits for its replicas"
+
+# %%
+assert my_clients * 1000 / 11 < q5_tps < my_clients * 1000 / 1.0, \
+    "Transactions per second of all your clients together; each needs the 1 ms of other work plus the commit"
+
+# %%
+# HIDDEN
+assert abs(q5_commit_ms - db.ceph_commit_ms(0.05, 0.1, 0.4, 3)) < 1e-9, "db.ceph_commit_ms with hop 0.05, flush 0.1, CPU 0.4 and size 3"
+assert abs(q5_tps - db.closed_loop_tps(my_clients, 1.0 + db.ceph_commit_ms(0.05, 0.1, 0.4, 3))) < 1e-6, \
+    "N / R0 with your clients, R0 = 1 ms + the commit, in transactions per second"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
 # %% [markdown]
 # ## Measure: PostgreSQL on Ceph and on the local disk
 #
@@ -353,6 +410,7 @@ assert isinstance(q4_looks_like, str) and q4_looks_like == "many slow flushes", 
 # %% tags=["nbval-ignore-output"]
 from tqdm.auto import tqdm
 
+from cephlab.helpers import experiment
 from cephlab.helpers.lab import LabSession, connect
 from cephlab.helpers.database import DatabaseBench, remove_leftovers_of
 from cephlab.helpers.diskbench import cpu_meter
@@ -450,6 +508,35 @@ assert best_ceph > 1.2 * no_group_cap, (
 print("Ceph's best run committed more than 1.2x the one-flush-at-a-time limit: commits shared flushes")
 
 # %% [markdown]
+# ### Your clients (Q5)
+# One more batch on Ceph, shared by the clients you chose; four times the sweep's, so that a
+# hiccup of the shared host weighs less in it. The model is the closed-loop bound *N / R0*, with
+# Ceph's measured single-client time as *R0*; your prediction took the course's write-path
+# inputs instead of this host's.
+
+# %% tags=["nbval-ignore-output"]
+clients = experiment.choice(my_clients, 6, "my_clients (Q5)")
+mine = bench.pgbench("ceph", clients, 4 * BATCH)
+bound = db.closed_loop_tps(clients, meas["ceph", 1].latency_ms)
+your = globals().get("q5_tps")
+run = experiment.RunFigures()
+run.record(share=mine["tps"] / bound)
+pd.DataFrame({f"Ceph, {clients} clients": {
+    "your prediction (tps)": your if isinstance(your, (int, float)) else None,
+    "model: N / R0 (tps)": bound, "measured tps": mine["tps"], "measured ms per transaction": mine["latency_ms"]}}).T
+
+# %% [markdown]
+# **Your gap.** The bound assumes every transaction takes *R0*, as when one client is alone.
+# Read your run: what share of the bound did your clients reach? Store `my_share` (measured tps
+# / the model's N / R0) and run the check. Then say which way your prediction missed and why:
+# compare its *R0* with the single client's measured time.
+
+# %%
+my_share = mine["tps"] / bound  # SOLUTION
+run.check("my_share", my_share, "share",
+          hint="divide the measured tps of your run by the model's N / R0 in the table above (a fraction, not %)")
+
+# %% [markdown]
 # Where does a Ceph flush's time go? The write-path model with this host's numbers: a loopback hop
 # (0.05 ms), the local flush as each OSD's own WAL write, and the OSD CPU time per op counted
 # during the probe. On a 2-core host the OSDs also wait for a free core, which the sum leaves out.
@@ -482,6 +569,12 @@ steps
 #   or two network round trips plus a device flush — a few ms at most on a LAN. Commits a hundred
 #   times slower than a local SSD point to what the thesis itself suspected: packets routed out
 #   through the switch and back, USB disks behind iSCSI, and a saturated host.
+
+# %% [markdown]
+# **W2. tps against clients, Ceph vs local disk.** Use the sweep's table and your own run
+# (graded by hand).
+#
+# *Your answer:*
 
 # %% [markdown]
 # ## Clean up

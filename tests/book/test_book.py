@@ -39,7 +39,7 @@ def test_otter_cells_and_markers_are_gone(lab01_site):
     assert all(c["cell_type"] != "raw" for c in lab01_site["cells"])
     code = "\n".join(src(c) for c in lab01_site["cells"] if c["cell_type"] == "code")
     assert not [m for m in OTTER_MARKERS if m in code]
-    assert "q1_overhead = erasure(8, 3).overhead\n" in code + "\n"
+    assert "q1_overhead = erasure(P[\"q1_k\"], P[\"q1_m\"]).overhead\n" in code + "\n"
 
 
 def test_each_question_is_labelled_and_its_tests_folded_once(lab01_site):

@@ -32,7 +32,7 @@ def test_the_secrets_are_found_in_the_solutions():
     assert set(found) == set(MASTERS)
     for lab, (hidden, solution) in found.items():
         assert hidden and solution, f"{lab}: no hidden test or solution lines found in the master"
-    assert "q1_overhead = erasure(8, 3).overhead" in found["01-redundancy"][1]
+    assert "q1_overhead = erasure(P[\"q1_k\"], P[\"q1_m\"]).overhead" in found["01-redundancy"][1]
     in_solutions = folder_texts(ROOT / "solutions")
     for which in ("hidden", "solution"):        # the negative control: the search finds them there
         assert {lab for lab, _, _ in leaks(in_solutions, which)} == set(MASTERS), which
