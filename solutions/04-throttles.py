@@ -193,6 +193,13 @@ sim_plot = LivePlot(
 sim_plot
 
 # %% [markdown]
+# **W1. Why does a FileStore OSD without its write-back throttle run fast, then collapse?** Answer
+# in two or three sentences, with the no-throttle curve's rate before and after its cliff and
+# what the backoff curve does instead (graded by hand).
+#
+# *Your answer:*
+
+# %% [markdown]
 # ### BlueStore's byte throttle
 # What one transaction charges (`thr.bluestore_txc_cost`) and how many fit in the 64 MiB budget
 # at once (`thr.bluestore_max_inflight`). A deferred write carries its data in the key-value
@@ -256,11 +263,11 @@ assert abs(thr.backoff_delay(0.6, low=0.3, high=0.9, expected_throughput=200, hi
 # all_or_nothing: true
 
 # %% [markdown]
-# **Q2.** In the measurement below we pin the backoff throttle of a FileStore OSD at its top
-# step: low = high = 0, expected throughput 200 ops/s and both multiples 8, so every
-# transaction waits the same delay. How many transactions per second can pass it at most?
-# Store it in `q2_max_ops`. (Our cluster has 3 OSDs and size-3 pools: every OSD sees one
-# transaction per client write, so this is also the client IOPS ceiling.)
+# **Q2.** Pin the backoff throttle of a FileStore OSD at its top step: low = high = 0,
+# expected throughput 200 ops/s and both multiples 8, so every transaction waits the same
+# delay. How many transactions per second can pass it at most? Store it in `q2_max_ops`.
+# (Our cluster has 3 OSDs and size-3 pools: every OSD sees one transaction per client write,
+# so this is also the client IOPS ceiling.)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -412,6 +419,50 @@ assert (q5_hdd, q5_ssd) == (64 * 2**20 // (670000 + 4096), 64 * 2**20 // (4000 +
 # %% [raw]
 # # END QUESTION
 
+# %% [raw]
+# # BEGIN QUESTION
+# name: q6
+# points: 2
+# all_or_nothing: true
+
+# %% [markdown]
+# **Q6. Your experiment: a pinned backoff throttle.** The third FileStore run below pins the
+# backoff throttle as in Q2 (low = high = 0, expected throughput 200 ops/s), with both delay
+# multiples set to a value you choose. Choose a whole number from 2 to 20 and store it in
+# `my_delay_multiple`. Before it runs, predict with `thr.max_rate` how many transactions per
+# second one OSD lets through at most, the client IOPS ceiling of this run: store it in
+# `q6_cap_ops`.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+my_delay_multiple = 5  # SOLUTION
+q6_cap_ops = thr.max_rate(0.0, low=0.0, high=0.0, expected_throughput=200, high_multiple=my_delay_multiple, max_multiple=my_delay_multiple)  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert int(my_delay_multiple) == my_delay_multiple and 2 <= my_delay_multiple <= 20, "Choose a whole number from 2 to 20 for both delay multiples"
+
+# %%
+assert 1 <= q6_cap_ops < 200, "A rate in transactions per second (1 / delay, not the delay itself), below the expected throughput once every transaction waits"
+
+# %%
+# HIDDEN
+assert abs(q6_cap_ops - thr.max_rate(0.0, low=0.0, high=0.0, expected_throughput=200, high_multiple=my_delay_multiple, max_multiple=my_delay_multiple)) < 1e-9, \
+    "Pinned at the top step every transaction waits high_multiple / expected throughput seconds; the cap is one over that, for your multiple"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
 # %% [markdown]
 # ## Measure: a FileStore cluster under 4 KiB writes, three throttle settings
 #
@@ -422,9 +473,10 @@ assert (q5_hdd, q5_ssd) == (64 * 2**20 // (670000 + 4096), 64 * 2**20 // (4000 +
 # 1. **defaults** (the seed's case 1);
 # 2. **case 3 + case 4**: the seed's queue limits (`filestore_queue_max_ops` 500,000, ...) and
 #    `filestore_wbthrottle_enable = false`;
-# 3. **backoff pinned**: as 2, plus the backoff throttle of Q2 (low = high = 0, multiples 8),
-#    so every transaction waits 40 ms at the head of the queue: at most 25 per second, far
-#    below what this cluster does unthrottled.
+# 3. **backoff pinned**: as 2, plus the backoff throttle pinned at your Q6 multiple (low = high
+#    = 0, expected throughput 200 ops/s), so every transaction waits multiple / 200 s at the head
+#    of the queue: at most 200 / multiple per second, far below what this cluster does
+#    unthrottled.
 #
 # **What we cannot show here: the collapse.** It needs the dirty page cache to reach
 # `vm.dirty_ratio` (20 %) of memory. This machine has ~20 GiB free: 4 GiB of dirty data at our
@@ -434,6 +486,7 @@ assert (q5_hdd, q5_ssd) == (64 * 2**20 // (670000 + 4096), 64 * 2**20 // (4000 +
 
 # %% tags=["nbval-ignore-output"]
 from cephlab import Cluster
+from cephlab.helpers import conclusions, experiment
 from cephlab.helpers.lab import LabSession, cluster_name
 from cephlab.helpers.throttles import bench_with_throttle, throttle_counters, wait_for_option
 
@@ -453,9 +506,11 @@ print(f"cluster {fs.name}: {fs.health()}, OSDs {FS_OSDS}, objectstore "
 CASE3 = {"filestore_queue_max_ops": 500000, "filestore_queue_max_bytes": 42949672960,
          "journal_max_write_bytes": 42949672960, "journal_max_write_entries": 5000000}
 CASE4 = {"filestore_wbthrottle_enable": "false"}
+MULTIPLE = experiment.choice(my_delay_multiple, 5, "my_delay_multiple (Q6)")
 PINNED = {"filestore_queue_low_threshhold": 0, "filestore_queue_high_threshhold": 0,
           "filestore_expected_throughput_ops": 200,
-          "filestore_queue_high_delay_multiple": 8, "filestore_queue_max_delay_multiple": 8}
+          "filestore_queue_high_delay_multiple": MULTIPLE, "filestore_queue_max_delay_multiple": MULTIPLE}
+cap = thr.max_rate(0.0, **thr.filestore_throttle_params("ops", {k: float(v) for k, v in PINNED.items()}))
 SECONDS = 6
 
 # %% tags=["nbval-ignore-output"]
@@ -473,6 +528,12 @@ def fs_run(label, settings):
 fs_run("defaults", {})
 fs_run("case 3 + 4", {**CASE3, **CASE4})
 fs_run("backoff pinned", PINNED)
+run = experiment.RunFigures()
+run.record(cap_share=fs_runs["backoff pinned"].bench.iops / cap)
+your = globals().get("q6_cap_ops")
+pd.DataFrame({"backoff pinned": {"your prediction": your if isinstance(your, (int, float)) else None,
+                                 "model cap (1 / delay)": cap,
+                                 "measured client IOPS": fs_runs["backoff pinned"].bench.iops}}).T
 
 # %% tags=["nbval-ignore-output"]
 def run_row(run):
@@ -491,15 +552,14 @@ pd.DataFrame({label: run_row(run) for label, run in fs_runs.items()}).T
 
 # %% tags=["nbval-ignore-output"]
 fig, (ax1, ax2) = plots.figure(ncols=2)
-for label, run in fs_runs.items():
-    t, iops = zip(*[(s[0], s[1]) for s in run.bench.series])
+for label, fs_r in fs_runs.items():
+    t, iops = zip(*[(s[0], s[1]) for s in fs_r.bench.series])
     ax1.plot(t, iops, marker="o", label=f"measured: {label}")
-cap = thr.max_rate(0.0, **thr.filestore_throttle_params("ops", {k: float(v) for k, v in PINNED.items()}))
 ax1.axhline(cap, color="black", linestyle="--", label=f"model: backoff cap {cap:.0f}/s")
 ax1.set(xlabel="second of the run", ylabel="client IOPS", title="4 KiB writes, FileStore, per second")
 ax1.legend(fontsize=7)
-for label, run in fs_runs.items():
-    t, val, top = zip(*run.samples)
+for label, fs_r in fs_runs.items():
+    t, val, top = zip(*fs_r.samples)
     ax2.plot(t, np.array(val) / np.array(top), label=label)
 ax2.set(xlabel="time (s)", ylabel="op queue fill val / max", title="throttle-filestore_ops on one OSD")
 ax2.legend(fontsize=7)
@@ -600,14 +660,25 @@ plots.show(fig)
 cmp.assert_agree()
 
 # %% [markdown]
+# **Your gap.** The model's cap is a ceiling: no run can beat it, and the check above only says
+# that yours did not. Read your run: what share of the cap did the client reach? Store
+# `my_cap_share` (the pinned run's measured client IOPS / the model's cap) and run the check.
+
+# %%
+my_cap_share = fs_runs["backoff pinned"].bench.iops / cap  # SOLUTION
+run.check("my_cap_share", my_cap_share, "cap_share",
+          hint="divide the pinned run's measured client IOPS by the model's cap (1 / delay), "
+               "both in the table under the three runs")
+
+# %% [markdown]
 # ## What the model said, what the cluster did
 #
-# - **The backoff delay is exactly Ceph's.** Pinned at its top step (40 ms per transaction),
-#   the model allows at most 25 transactions/s per OSD, and the FileStore cluster, which does
-#   several times that unthrottled, stayed just under the cap with every single transaction
-#   waiting. The gap below the cap is the time between one sleeper leaving the queue and the
-#   next one starting its sleep, and moments when no request is queued; on a busy machine it
-#   grows, which is why the check is a ceiling.
+# - **The backoff delay is exactly Ceph's.** Pinned at its top step, every transaction waits the
+#   same delay, and the model allows at most one over that delay per second per OSD. The
+#   FileStore cluster, which does several times that unthrottled, stayed under the cap with
+#   every transaction waiting (your figures are below). The gap below the cap is the time
+#   between one sleeper leaving the queue and the next one starting its sleep, and moments when
+#   no request is queued; on a busy machine it grows, which is why the check is a ceiling.
 # - **The hard limit is what the seed hit.** With the defaults, the op queue's `val` touched its
 #   `max` of 50 and the requests behind it waited; with the seed's case-3 limits no request
 #   waited at all. Whether the tuned run is also faster varies here from run to run (we saw
@@ -621,6 +692,20 @@ cmp.assert_agree()
 #   `_txc_calc_cost` says (the measured cost is 0.2 % higher: the transaction's own encoding), so
 #   at most 99 such writes are in flight per OSD, and deferred writes pass a second throttle
 #   whose max is the sum of the two options.
+
+# %% tags=["nbval-ignore-output"]
+conclusions.render("""
+- **Your pinned run.** Multiple {multiple}: {delay:.0f} ms per transaction, a cap of {cap:.0f}
+  transactions/s. The cluster did {iops:.0f} IOPS ({share:.0%} of the cap) against {free:.0f}
+  unthrottled with the same tuning, and {waited:.0%} of its transactions waited.
+""", multiple=MULTIPLE, delay=1e3 / cap, cap=cap, iops=pinned.bench.iops, share=pinned.bench.iops / cap,
+    free=tuned.bench.iops, waited=pinned.total("wait_count") / pinned.total("get"))
+
+# %% [markdown]
+# **W2. Your throttled run vs the model's cap.** Answer in two or three sentences with your
+# multiple, your cap, your measured IOPS and the share you stored (graded by hand).
+#
+# *Your answer:*
 
 # %% [markdown]
 # ## Clean up

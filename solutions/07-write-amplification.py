@@ -159,6 +159,12 @@ parts_plot = LivePlot(
 parts_plot
 
 # %% [markdown]
+# **W1. Why are small writes the expensive ones?** Answer in two or three sentences, with the
+# parts of a 4 KiB and of a 1 MiB write from the plots above (graded by hand).
+#
+# *Your answer:*
+
+# %% [markdown]
 # ## Exercises
 # Answer with `waf.filestore_waf`, `waf.bluestore_waf`, `waf.longterm_breakdown` and
 # `waf.space_amplification`, then run the check cell under each.
@@ -354,18 +360,68 @@ assert abs(q5_tb_per_day - 2 * waf.longterm_breakdown("filestore")["total"]) < 1
 # %% [raw]
 # # END QUESTION
 
+# %% [raw]
+# # BEGIN QUESTION
+# name: q6
+# points: 2
+# all_or_nothing: true
+
+# %% [markdown]
+# **Q6. Your experiment: your write size.** Choose a write size in KiB, a multiple of 4 from 4
+# to 1024, and store it in `my_write_kib` (sizes either side of 64 KiB differ the most). The
+# BlueStore measurement below adds 2 s of random overwrites of that size, 16 in flight, to its
+# runs. A 2-second run sees no RocksDB memtable flush (no SST files) and almost no BlueFS log,
+# so predict its device WAF with the model's short-window form:
+# `waf.bluestore_waf(write_bytes, sst_bytes=0, bluefs_log_bytes=0)`, with Pacific's HDD defaults
+# otherwise. Store it in `q6_waf`.
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+my_write_kib = 48  # SOLUTION
+q6_waf = float(waf.bluestore_waf(my_write_kib * KIB, sst_bytes=0, bluefs_log_bytes=0))  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert int(my_write_kib) == my_write_kib and my_write_kib % 4 == 0 and 4 <= my_write_kib <= 1024, \
+    "Choose a whole number of KiB, a multiple of 4 (BlueStore's 4 KiB blocks), from 4 to 1024"
+
+# %%
+assert 3 < q6_waf < 9, "Device bytes per client byte: more than the 3 replicas' copies of the data, less than two " \
+    "copies plus a 4 KiB write's metadata; pass the size to the model in bytes, not KiB"
+assert (q6_waf > 6) == (my_write_kib * 1024 < 65536), "A write below bluestore_prefer_deferred_size_hdd (64 KiB) " \
+    "is deferred, so its data reaches each replica's device twice; from 64 KiB on it goes there once"
+
+# %%
+# HIDDEN
+assert abs(q6_waf - float(waf.bluestore_waf(my_write_kib * 1024, sst_bytes=0, bluefs_log_bytes=0))) < 1e-9, \
+    "Use the short-window model (no SST files, no BlueFS log) for your own size in bytes, without rounding"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
 # %% [markdown]
 # ## Measure: BlueStore on the lab cluster
 #
 # We write a 32 MiB RBD image once (so later writes are overwrites), then run `fio` random
-# writes of 4 KiB, 16 KiB, 64 KiB and 1 MiB, 2 s each, 16 in flight. For each run:
+# writes of 4 KiB, 16 KiB, 64 KiB, 1 MiB and your Q6 size, 2 s each, 16 in flight. For each run:
 #
 # - **device bytes**: what the OSD processes wrote, from `/proc/<pid>/io` (`write_bytes`). Each
 #   OSD's device is a plain file, so for BlueStore this is everything;
 # - **parts**, from `perf dump`: BlueFS `bytes_written_wal` / `_sst` / `logged_bytes`, BlueStore
 #   `deferred_write_bytes`, and direct data (big + small writes − deferred).
 #
-# Then 4 KiB again with `bluestore_prefer_deferred_size_hdd = 0`.
+# Then 4 KiB again with `bluestore_prefer_deferred_size_hdd = 0`. The table shows the model's
+# short-window WAF (Q6) next to each run, and your prediction next to your size.
 
 # %% tags=["nbval-ignore-output"]
 from cephlab.helpers.lab import LabSession, cluster_name
@@ -396,22 +452,37 @@ print(f"cluster {c.name}: {len(BS_OSDS)} OSDs, class {cls}, {BS_CONFIG}")
 WRITE_SIZES = [4 * KIB, 16 * KIB, 64 * KIB, 1 * MIB]
 SECONDS = 2
 
+def bs_model(w, **kw):
+    """The model's short-window form (no SST files, no BlueFS log) with this cluster's settings."""
+    return waf.bluestore_waf(w, sst_bytes=0, bluefs_log_bytes=0, **{**BS_CONFIG, **kw})
+
 # %% tags=["nbval-ignore-output"]
 from tqdm.auto import tqdm
 
+from cephlab.helpers import experiment
+
+MY_SIZE = int(experiment.choice(my_write_kib, 48, "my_write_kib (Q6)")) * KIB
+BS_SIZES = sorted({*WRITE_SIZES, MY_SIZE})
 bs_runs = {}
-for bs in tqdm(WRITE_SIZES, desc="BlueStore runs"):
+for bs in tqdm(BS_SIZES, desc="BlueStore runs"):
     bs_runs[bs] = measure_writes(c, bs_pool, "img", bs, seconds=SECONDS, osds=BS_OSDS, settle=0.5)
 lab.config_set("osd", PREFER, 0)
 wait_for_option(c, BS_OSDS, PREFER, 0)
 bs_nodefer = measure_writes(c, bs_pool, "img", 4 * KIB, seconds=SECONDS, osds=BS_OSDS, settle=0.5)
 
-def bs_row(run):
-    return {"IOPS": run.bench.iops, "client MiB": run.client_bytes / MIB, "device WAF": run.waf,
-            **{k: round(v, 3) for k, v in run.component_waf().items()}}
+your = globals().get("q6_waf")
 
-bs_table = pd.DataFrame({**{f"{bs // KIB} KiB": bs_row(r) for bs, r in bs_runs.items()},
-                         "4 KiB, prefer_deferred 0": bs_row(bs_nodefer)}).T
+def bs_row(r, **kw):
+    mine = r is bs_runs[MY_SIZE] and isinstance(your, (int, float))
+    return {"IOPS": r.bench.iops, "client MiB": r.client_bytes / MIB, "your prediction": your if mine else None,
+            "model WAF": float(bs_model(r.block_size, **kw)), "device WAF": r.waf,
+            **{k: round(v, 3) for k, v in r.component_waf().items()}}
+
+run = experiment.RunFigures()
+run.record(waf_ratio=bs_runs[MY_SIZE].waf / float(bs_model(MY_SIZE)))
+bs_table = pd.DataFrame({**{f"{bs // KIB} KiB" + (" (yours)" if bs == MY_SIZE else ""): bs_row(r)
+                            for bs, r in bs_runs.items()},
+                         "4 KiB, prefer_deferred 0": bs_row(bs_nodefer, prefer_deferred_size=0)}).T
 bs_table
 
 # %% [markdown]
@@ -466,9 +537,6 @@ fs_table
 # every entry on its own, the real journal packs entries that queue together.
 
 # %% tags=["nbval-ignore-output"]
-def bs_model(w, **kw):
-    return waf.bluestore_waf(w, sst_bytes=0, bluefs_log_bytes=0, **{**BS_CONFIG, **kw})
-
 def metadata_tolerance(model, deferred_measured):
     """From the model down to its data-only floor (no RocksDB metadata at all), plus 5 % noise.
 
@@ -482,14 +550,14 @@ def metadata_tolerance(model, deferred_measured):
 # journal copy of every byte as FileStore makes; where the model already has a second copy (small
 # deferred writes), replication alone with no WAL or metadata; for FileStore, no journal at all.
 cmp = Comparison()
-for w, run in bs_runs.items():
-    model, parts = bs_model(w), run.component_waf()
+for w, bs_r in bs_runs.items():
+    model, parts = bs_model(w), bs_r.component_waf()
     placed = model.parts["data"] + model.parts["deferred_data"]
     cmp.add(f"BlueStore {w // KIB} KiB: data + deferred copy", model=placed,
             measured=parts["data"] + parts["deferred_data"], rel_tol=0.1,
             why="deferred writes still queued when the window closes are counted a moment later",
             control=("a journal copy of every byte", 2 * placed))
-    cmp.add(f"BlueStore {w // KIB} KiB: device WAF", model=model, measured=run.waf,
+    cmp.add(f"BlueStore {w // KIB} KiB: device WAF", model=model, measured=bs_r.waf,
             rel_tol=round(metadata_tolerance(model, parts["deferred_data"]), 2),
             why="RocksDB's metadata per write shrinks when the WAL batches many transactions",
             control=("replication only (no WAL, no metadata)", placed) if float(model) > 1.5 * placed
@@ -514,11 +582,11 @@ cmp.add("BlueStore 4 KiB: WAF saved by prefer_deferred 0", model=saved_model,
         why=f"this run: {deferred_4k:.2f} deferred copy, {meta_gap:+.2f} metadata of the direct run; "
             "6 runs gave x0.73-x1.00",
         control=("prefer_deferred changes nothing", 0.0))
-for w, run in fs_runs.items():
+for w, fs_r in fs_runs.items():
     journal = waf.filestore_waf(w).parts["ceph_journal"]
     one_block = 3 * 4096 / w             # one 4 KiB journal block per entry, 3 replicas, in WAF units
     cmp.add(f"FileStore {w // KIB} KiB: Ceph journal", model=journal,
-            measured=run.component_waf()["ceph_journal"], rel_tol=max(one_block / journal, 0.03),
+            measured=fs_r.component_waf()["ceph_journal"], rel_tol=max(one_block / journal, 0.03),
             why="the model pads each entry to whole 4 KiB blocks; packing queued entries together "
                 "saves up to one block per entry, aligning a >= 64 KiB payload adds up to one",
             control=("no journal", 0.0))
@@ -542,7 +610,7 @@ ax1.plot(xs, waf.bluestore_waf(xs, **BS_CONFIG), ":", label="model: BlueStore (3
 fs_model = waf.filestore_waf(xs)
 ax1.plot(xs, fs_model.parts["data"] + fs_model.parts["ceph_journal"], "--", label="model: FileStore data + journal")
 ax1.plot(xs, fs_model, "-.", label="model: FileStore, all parts (fresh)")
-ax1.plot(WRITE_SIZES, [bs_runs[w].waf for w in WRITE_SIZES], "o", label="measured: BlueStore")
+ax1.plot(BS_SIZES, [bs_runs[w].waf for w in BS_SIZES], "o", label="measured: BlueStore")
 ax1.plot([4096], [bs_nodefer.waf], "s", label="measured: BlueStore, prefer_deferred 0")
 ax1.plot(WRITE_SIZES, [fs_runs[w].waf for w in WRITE_SIZES], "^", label="measured: FileStore (/proc)")
 ax1.set(xscale="log", yscale="log", xlabel="write size (bytes)", ylabel="WAF", title="WAF vs write size")
@@ -556,6 +624,18 @@ plots.show(fig)
 
 # %%
 cmp.assert_agree()
+
+# %% [markdown]
+# ### Your write size (Q6)
+# **Your gap.** The model's short window is the top of each BlueStore row's range, and the
+# data-only floor its bottom. Read your run: how far down that range did your size land? Store
+# `my_waf_ratio` (your size's measured device WAF / the model's short-window WAF for it) and run
+# the check.
+
+# %%
+my_waf_ratio = bs_runs[MY_SIZE].waf / float(bs_model(MY_SIZE))  # SOLUTION
+run.check("my_waf_ratio", my_waf_ratio, "waf_ratio",
+          hint="divide your size's device WAF by its model WAF, both in your row of the BlueStore table")
 
 # %% [markdown]
 # ### Seed 003's statements against this run
@@ -603,15 +683,22 @@ conclusions.render("""
 #   per write is larger than what a busy WAL needs when it groups many transactions — so the
 #   measured short-window WAF sits between 6 and the model's 8.25.
 # - **`prefer_deferred_size = 0` removes the deferred copy**: the 4 KiB WAF dropped by a little
-#   less than the model's 3 (2.2-2.8 over our runs). Ceph already sent some writes direct, and the
-#   direct run is slower, so fewer transactions share each WAL write and each carries more
-#   metadata; the counters measure both, and they make up the gap. The price, which WAF does
+#   less than the model's 3 (this run's saving is in the comparison table). Ceph already sent some
+#   writes direct, and the direct run is slower, so fewer transactions share each WAL write and
+#   each carries more metadata; the counters measure both, and they make up the gap. The price, which WAF does
 #   not show, is a random write to the disk at once for every small write instead of a later,
 #   sorted batch — on a spinning disk that is why deferring is the default.
 # - **FileStore's journal doubles everything**, and at 4 KiB its key-value store and the file
 #   data add more than BlueStore writes in all. What we cannot see from the OSD process is the
 #   file system's own journal and metadata (seed 003's 3.6 + 0.4 long-term): kernel threads
 #   write those.
+
+# %% [markdown]
+# **W2. Your measured 4 KiB WAF vs the model.** Answer in two or three sentences with your 4 KiB
+# rows (deferred and `prefer_deferred` 0), their parts, and how your own size compares (graded
+# by hand).
+#
+# *Your answer:*
 
 # %% [markdown]
 # ## Clean up

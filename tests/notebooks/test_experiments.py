@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]-*.py"))
 RUBRICS = (ROOT / "book" / "rubrics.md").read_text()
 
-WITHOUT_EXPERIMENT: set[str] = {"04-throttles", "07-write-amplification"}
+WITHOUT_EXPERIMENT: set[str] = set()
 
 CELL = re.compile(r"^# %%(?: \[(\w+)\])?.*$", re.M)
 
