@@ -16,7 +16,8 @@ estimate from the student notebook's text:
                     + words in Markdown cells / 200 words per minute (reading)
                     + code lines the learner reads / 20 lines per minute
                     + 3 min per graded numeric/code question (BEGIN QUESTION ... `...` answer cells)
-                    + 5 min per written (free-text) question
+                      and per figure read off the learner's own run (a `run.check` cell)
+                    + 5 min per written (free-text) question and per explanation (W1, W2)
                     + 2 min per interactive plot (a LivePlot with sliders to move)
 
 and rounds the total up to the next 5 minutes. Raw numbers go to bench/results/learner_times.json.
@@ -104,8 +105,12 @@ def text_counts(path):
     tests = path.parent / "tests"
     questions = sorted(set(checks) | ({p.stem for p in tests.glob("*.py")} if tests.exists() else set()))
     written = [q for q in questions if _is_written(path.parent, q)]
-    return {"markdown_words": words, "code_lines": code_lines, "questions": len(questions),
-            "written_questions": len(written), "interactive_plots": "\n".join(code).count("LivePlot(")}
+    # the explanations (W1, W2: prose graded by hand) and the own-run figures (run.check) of issue 15
+    explanations = sum(len(re.findall(r"\*\*W\d\. ", m)) for m in md)
+    run_figures = "\n".join(code).count("run.check(")
+    return {"markdown_words": words, "code_lines": code_lines, "questions": len(questions) + run_figures,
+            "written_questions": len(written), "explanations": explanations,
+            "interactive_plots": "\n".join(code).count("LivePlot(")}
 
 
 def _is_written(folder, q):
@@ -124,14 +129,14 @@ def estimate():
         minutes = (machine_min + counts["markdown_words"] / WORDS_PER_MIN
                    + counts["code_lines"] / CODE_LINES_PER_MIN
                    + MIN_PER_QUESTION * (counts["questions"] - counts["written_questions"])
-                   + MIN_PER_WRITTEN * counts["written_questions"]
+                   + MIN_PER_WRITTEN * (counts["written_questions"] + counts["explanations"])
                    + MIN_PER_PLOT * counts["interactive_plots"])
         lab.update(counts, estimated_learner_minutes=int(5 * math.ceil(minutes / 5)))
         print(f"| {path.stem} | {lab.get('machine_seconds', '?')} s | "
               f"{lab['estimated_learner_minutes']} min | "
               f"{counts['markdown_words']} words, {counts['code_lines']} code lines, "
               f"{counts['questions']} questions "
-              f"({counts['written_questions']} written) |")
+              f"({counts['written_questions']} written), {counts['explanations']} explanations |")
     save(data)
 
 
@@ -145,7 +150,8 @@ def table():
         rows.append(f"| [lab {stem[:2]}](labs/{stem}.ipynb) | {lab['machine_seconds']:.0f} s | "
                     f"{lab['estimated_learner_minutes']} min | nbclient run{note}{errors}; "
                     f"{lab['markdown_words']:,} words, {lab['code_lines']} code lines, {lab['questions']} "
-                    f"questions, {lab['interactive_plots']} interactive plot(s) |")
+                    f"questions, {lab.get('explanations', 0)} explanations, "
+                    f"{lab['interactive_plots']} interactive plot(s) |")
     print("\n".join(rows))
 
 
