@@ -222,7 +222,7 @@ assert q1_pgid == f"5.{int(objects.Pool(id=5, name='x', pg_num=32, size=3, crush
 # all_or_nothing: true
 
 # %% [markdown]
-# **Q2.** A cluster has 40 OSDs and one size-3 pool that will hold all the data. What `pg_num`
+# **Q2.** A cluster has 60 OSDs and one size-3 pool that will hold all the data. What `pg_num`
 # does PGCalc suggest (target 100 PGs per OSD)? Store it in `q2_pg_num`, and the average number
 # of PGs per OSD that gives in `q2_per_osd`.
 
@@ -230,8 +230,8 @@ assert q1_pgid == f"5.{int(objects.Pool(id=5, name='x', pg_num=32, size=3, crush
 # # BEGIN SOLUTION
 
 # %%
-q2_pg_num = pgs.pgcalc(40, 3)  # SOLUTION
-q2_per_osd = pl.pg_count_stats(q2_pg_num, 3, 40).mean  # SOLUTION
+q2_pg_num = pgs.pgcalc(60, 3)  # SOLUTION
+q2_per_osd = pl.pg_count_stats(q2_pg_num, 3, 60).mean  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -241,12 +241,12 @@ q2_per_osd = pl.pg_count_stats(q2_pg_num, 3, 40).mean  # SOLUTION
 
 # %%
 assert int(q2_pg_num) == q2_pg_num > 0 and int(q2_pg_num) & (int(q2_pg_num) - 1) == 0, "PGCalc suggests a power of two (pgs.pgcalc)"
-assert 100 * 40 / 3 / 2 < q2_pg_num < 100 * 40 / 3 * 2, "PGCalc's power of two is within a factor 2 of target x OSDs / size"
+assert 100 * 60 / 3 / 2 < q2_pg_num < 100 * 60 / 3 * 2, "PGCalc's power of two is within a factor 2 of target x OSDs / size"
 assert 100 / 2 < q2_per_osd < 100 * 2, "PGs per OSD count every copy of a PG: near the target of 100, not pg_num / OSDs"
 
 # %%
 # HIDDEN
-assert int(q2_pg_num) == q2_pg_num == pgs.pgcalc(40, 3) and abs(q2_per_osd - 1024 * 3 / 40) < 1e-9, "Both must come from the model exactly: the power of two from pgs.pgcalc, then pg_num x 3 / 40"
+assert int(q2_pg_num) == q2_pg_num == pgs.pgcalc(60, 3) and abs(q2_per_osd - 2048 * 3 / 60) < 1e-9, "Both must come from the model exactly: the power of two from pgs.pgcalc, then pg_num x 3 / 60"
 
 # %% [raw]
 # # END TESTS

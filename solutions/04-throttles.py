@@ -389,15 +389,15 @@ assert abs(q4_backoff_iops - simulate(throttle="backoff", **CASE4_WBTHROTTLE).me
 # all_or_nothing: true
 
 # %% [markdown]
-# **Q5.** How many 4 KiB deferred writes (4,096 bytes of transaction, 1 I/O) fit in BlueStore's
+# **Q5.** How many 16 KiB deferred writes (16,384 bytes of transaction, 1 I/O) fit in BlueStore's
 # 64 MiB throttle at once on an HDD OSD, and on an SSD OSD? Store them in `q5_hdd` and `q5_ssd`.
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q5_hdd = thr.bluestore_max_inflight(4096, ios=1, cost_per_io=670000)  # SOLUTION
-q5_ssd = thr.bluestore_max_inflight(4096, ios=1, cost_per_io=4000)  # SOLUTION
+q5_hdd = thr.bluestore_max_inflight(16384, ios=1, cost_per_io=670000)  # SOLUTION
+q5_ssd = thr.bluestore_max_inflight(16384, ios=1, cost_per_io=4000)  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -407,11 +407,11 @@ q5_ssd = thr.bluestore_max_inflight(4096, ios=1, cost_per_io=4000)  # SOLUTION
 
 # %%
 assert int(q5_hdd) == q5_hdd and int(q5_ssd) == q5_ssd, "Count whole transactions (round down)"
-assert 0 < q5_hdd < q5_ssd < 64 * 2**20 // 4096, "Each transaction costs ios x cost_per_io + bytes: an SSD I/O is charged less than an HDD one, and the 4,096 bytes alone cap the count"
+assert 0 < q5_hdd < q5_ssd < 64 * 2**20 // 16384, "Each transaction costs ios x cost_per_io + bytes: an SSD I/O is charged less than an HDD one, and the 16,384 bytes alone cap the count"
 
 # %%
 # HIDDEN
-assert (q5_hdd, q5_ssd) == (64 * 2**20 // (670000 + 4096), 64 * 2**20 // (4000 + 4096)), "Budget 64 MiB = 64 x 2^20 bytes; cost per transaction = 1 x cost_per_io + 4,096"
+assert (q5_hdd, q5_ssd) == (64 * 2**20 // (670000 + 16384), 64 * 2**20 // (4000 + 16384)), "Budget 64 MiB = 64 x 2^20 bytes; cost per transaction = 1 x cost_per_io + 16,384"
 
 # %% [raw]
 # # END TESTS

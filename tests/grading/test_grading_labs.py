@@ -118,11 +118,10 @@ def test_one_answered_question_scores_exactly_its_points(graded, lab):
     assert r["one"].score == r["points"][q], f"only {q} was answered, yet: {got}"
 
 
-# Labs whose copied literals still score more than BOUND (measured 2026-11-24, every question
-# all_or_nothing): an answer is still printed above its question (issue 14, item 3): lab 02 q2,
-# lab 04 q5 (lab 11 fixed: its table shows a 4-host cluster, its Q4 a spread case). strict: a
-# lab that gets fixed fails here until it is taken off the list.
-COPIED_ABOVE_BOUND = {"02-placement", "04-throttles"}
+# Labs whose copied literals still score more than BOUND (an answer still printed above its
+# question, issue 14 item 3): none since 2026-11-25 (lab 02's Q2 asks about 60 OSDs, lab 04's Q5
+# about 16 KiB writes, neither shown above them). strict: a lab put here that passes fails.
+COPIED_ABOVE_BOUND: set[str] = set()
 
 
 @pytest.mark.timeout(2400)
