@@ -35,7 +35,10 @@ choose_image() {
         return 0
     fi
     local mode="${CEPHLAB_OFFLINE:-auto}"
-    if [ "$mode" != "always" ]; then
+    if podman image exists "$CEPHLAB_IMAGE"; then      # pre-loaded (vagrant/tcg's pre-baked box)
+        IMAGE="$CEPHLAB_IMAGE"
+        log "$IMAGE is already on this node"
+    elif [ "$mode" != "always" ]; then
         # An unreachable registry fails within seconds; a reachable one downloads ~1 GB.
         if timeout 1800 podman pull -q "$CEPHLAB_IMAGE" > /dev/null; then
             IMAGE="$CEPHLAB_IMAGE"
