@@ -1,0 +1,115 @@
+"""Seed 001's read-percentage curve, measured (lab 03): IOPS of a random read/write mix.
+
+    rounds = readmix.sweep(c, pool, image, read_pcts=(0, 30, 50, 70, 90, 100), rounds=3)
+    points = readmix.summary(rounds)     # per read %: median, min, max IOPS and the spread
+    readmix.compare(points)              # model rows with a tolerance from the spread, and a control
+
+fio's rbd engine runs `randrw` at each read percentage on one image written in full beforehand
+(reads of never-written extents would cost BlueStore nothing). The sweep is repeated `rounds`
+times, every other round in reverse order, so slow drift over the run falls on every point alike;
+the spread over the rounds is the run's own noise.
+
+The model is iops.mixed_iops (a weighted harmonic mean) fed with the *measured* ends of the
+curve, 0 % and 100 % reads: the points in between are its predictions. Its tolerance comes from
+the spread: the prediction inherits the ends' noise and the point carries its own, so a point may
+differ by the largest relative spread of the ends plus its own. The negative control is the
+plausible wrong model "IOPS mix linearly" (f x R + (1 - f) x W): it must fall outside.
+"""
+from __future__ import annotations
+
+import statistics
+
+import pandas as pd
+
+from cephlab.helpers.compare import Comparison
+from cephlab.helpers.waf import prefill_image
+from models import iops
+
+READ_PCTS = (0, 30, 50, 70, 90, 100)
+
+
+def prepare(lab, pool, image="mix", size_mib=256):
+    """An RBD image (removed by the lab's cleanup) written in full once, so reads hit data (64
+    objects of 4 MiB: few enough I/Os in flight meet on one object), and
+    librbd's cache off for the lab's clients (restored by the cleanup): with Pacific's default
+    write-back cache, writes are acknowledged from the client's memory and reads wait behind its
+    flushes, so the curve would measure the cache, not the cluster."""
+    lab.config_set("client", "rbd_cache", "false")
+    lab.rbd_image(pool, image, size_mib)
+    prefill_image(lab.cluster, pool, image, size_mib)
+    return image
+
+
+def sweep(cluster, pool, image, read_pcts=READ_PCTS, rounds=3, seconds=3, bs=8192, iodepth=16,
+          progress=None) -> pd.DataFrame:
+    """One fio randrw run per (round, read %): a frame with columns round, read %, IOPS, read
+    IOPS, write IOPS and mean latency. progress: a tqdm-like wrapper for the runs, or None."""
+    order = [(r, p) for r in range(rounds) for p in (read_pcts if r % 2 == 0 else read_pcts[::-1])]
+    rows = []
+    for r, pct in (progress(order) if progress else order):
+        res = cluster.fio_rbd(pool, image, rw="randrw", bs=bs, iodepth=iodepth, runtime=seconds,
+                              extra=(f"--rwmixread={pct}",))
+        job = res.raw["jobs"][0]
+        rows.append({"round": r + 1, "read %": pct, "IOPS": res.iops,
+                     "read IOPS": job["read"]["iops"], "write IOPS": job["write"]["iops"],
+                     "latency ms": res.lat_mean_ms})
+    return pd.DataFrame(rows)
+
+
+def summary(rounds: pd.DataFrame) -> pd.DataFrame:
+    """Per read %: median, min and max IOPS over the rounds and the spread (max - min) / median."""
+    g = rounds.groupby("read %")["IOPS"]
+    out = pd.DataFrame({"median IOPS": g.median(), "min": g.min(), "max": g.max(), "rounds": g.size()})
+    out["spread"] = (out["max"] - out["min"]) / out["median IOPS"]
+    return out
+
+
+def model(points: pd.DataFrame, read_pcts=None):
+    """{read %: IOPS} of the harmonic model fed with the measured ends (0 % and 100 % reads)."""
+    read, write = points.loc[100, "median IOPS"], points.loc[0, "median IOPS"]
+    pcts = points.index if read_pcts is None else read_pcts
+    return {p: float(iops.mixed_iops(read, write, p / 100)) for p in pcts}
+
+
+def linear(points: pd.DataFrame, pct):
+    """The negative control: IOPS interpolated linearly between the ends."""
+    read, write = points.loc[100, "median IOPS"], points.loc[0, "median IOPS"]
+    return pct / 100 * read + (1 - pct / 100) * write
+
+
+def tolerance(points: pd.DataFrame, pct):
+    """The ends' largest spread (inherited by the prediction) plus the point's own spread."""
+    return float(max(points.loc[0, "spread"], points.loc[100, "spread"]) + points.loc[pct, "spread"])
+
+
+def compare(points: pd.DataFrame) -> Comparison:
+    """A row per read percentage strictly between the ends."""
+    cmp = Comparison()
+    predicted = model(points)
+    n = int(points["rounds"].min())
+    for pct in points.index:
+        if pct in (0, 100):
+            continue
+        cmp.add(f"IOPS at {pct} % reads", model=predicted[pct], measured=points.loc[pct, "median IOPS"],
+                unit="IOPS", rel_tol=tolerance(points, pct),
+                why=f"the spread over {n} rounds: the ends' (inherited by the model) plus this point's own",
+                control=("IOPS mix linearly", linear(points, pct)))
+    return cmp
+
+
+def widest_gap(points: pd.DataFrame):
+    """(read %, harmonic model, linear control, median measured) where the two models differ most."""
+    inner = [p for p in points.index if p not in (0, 100)]
+    predicted = model(points)
+    pct = max(inner, key=lambda p: linear(points, p) - predicted[p])
+    return pct, predicted[pct], linear(points, pct), float(points.loc[pct, "median IOPS"])
+
+
+def ends(points: pd.DataFrame):
+    """(write-only IOPS, read-only IOPS, read/write ratio) of the measured ends."""
+    w, r = float(points.loc[0, "median IOPS"]), float(points.loc[100, "median IOPS"])
+    return w, r, r / w
+
+
+def median_spread(points: pd.DataFrame) -> float:
+    return statistics.median(points["spread"])
