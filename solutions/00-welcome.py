@@ -35,6 +35,12 @@
 # tests:
 #   files: true
 
+# %% tags=["nbval-ignore-output"]
+# Your learner id, once: leave "" on the course hub (it knows you), else type the id your instructor gave you.
+from cephlab.course import params
+LEARNER = params.learner_id("")
+print(f"learner {LEARNER}: the exercises use this learner's numbers")
+
 # %%
 import statistics
 
@@ -182,7 +188,11 @@ write_plot
 # %% [markdown]
 # ## Exercises
 # Answer with the model functions (`write_latency_ms`, `serial_write_latency_ms`, `red.serves_io`,
-# `red.replicated`), then run the check cell under each answer.
+# `red.replicated`), then run the check cell under each answer. The numbers in Q2-Q4 are your own
+# (drawn for your learner id, in `P`): a neighbour's answers are wrong for your notebook.
+
+# %% tags=["nbval-ignore-output"]
+P = params.lab_params("00-welcome")
 
 # %% [raw]
 # # BEGIN QUESTION
@@ -233,15 +243,15 @@ assert isinstance(q1_stateful, set) and len(q1_stateful) == 3 and q1_stateful <=
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q2.** A pool of size 3 on disks that commit in 5 ms, with a 0.1 ms network hop and 0.5 ms of
-# OSD work per op. How long does one write take (ms)? Store it in `q2_ms`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q2.** A pool of size {q2_size} on disks that commit in {q2_disk_ms} ms, with a {q2_net_ms} ms network
+hop and {q2_osd_ms} ms of OSD work per op. How long does one write take (ms)? Store it in `q2_ms`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q2_ms = write_latency_ms(0.1, 5.0, 0.5, 3)  # SOLUTION
+q2_ms = write_latency_ms(P["q2_net_ms"], P["q2_disk_ms"], P["q2_osd_ms"], P["q2_size"])  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -251,13 +261,16 @@ q2_ms = write_latency_ms(0.1, 5.0, 0.5, 3)  # SOLUTION
 
 # %%
 assert isinstance(q2_ms, (int, float)), "q2_ms should be a number of milliseconds"
-assert 5.0 + 0.5 < q2_ms < 3 * (0.1 + 5.0 + 0.5 + 0.1), \
+assert P["q2_disk_ms"] + P["q2_osd_ms"] < q2_ms < P["q2_size"] * (2 * P["q2_net_ms"] + P["q2_disk_ms"] + P["q2_osd_ms"]), \
     "More than one disk commit plus the OSD's work, less than three copies one after another: the replicas work in parallel with the primary"
 
 # %%
 # HIDDEN
-assert abs(q2_ms - write_latency_ms(0.1, 5.0, 0.5, 3)) < 1e-12 and abs(write_latency_ms(0.2, 8.0, 1.0, 3) - 10.8) < 1e-9, \
-    "Call write_latency_ms(net, disk, osd, size) with the question's numbers, in milliseconds"
+from cephlab.course import params as _params
+_p = _params.lab_params("00-welcome")
+assert abs(q2_ms - write_latency_ms(_p["q2_net_ms"], _p["q2_disk_ms"], _p["q2_osd_ms"], _p["q2_size"])) < 1e-9 \
+    and abs(write_latency_ms(0.2, 8.0, 1.0, 3) - 10.8) < 1e-9, \
+    "Call write_latency_ms(net, disk, osd, size) with your question's numbers, in milliseconds"
 
 # %% [raw]
 # # END TESTS
@@ -271,17 +284,19 @@ assert abs(q2_ms - write_latency_ms(0.1, 5.0, 0.5, 3)) < 1e-12 and abs(write_lat
 # points: 2
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q3.** Seed 000's slow disk: a size-3 pool on SSDs (`SSD` = 0.07 ms) where one replica sits on
-# a 7.2k SATA disk (`SATA` = 12.7 ms); network 0.05 ms, OSD work 0.5 ms. Store the latency in
-# `q3_ms` and how many times slower it is than the same pool on SSDs only in `q3_slowdown`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q3.** Seed 000's slow disk: a size-{q3_size} pool on SSDs (`SSD` = 0.07 ms) where one replica sits
+on a {q3_slow} (its commit latency is `iops.disk_class("{q3_slow}")["latency_ms"]`); network {q3_net_ms} ms,
+OSD work {q3_osd_ms} ms. Store the latency in `q3_ms` and how many times slower it is than the same pool on
+SSDs only in `q3_slowdown`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q3_ms = write_latency_ms(0.05, SSD, 0.5, 3, slowest_disk_ms=SATA)  # SOLUTION
-q3_slowdown = q3_ms / write_latency_ms(0.05, SSD, 0.5, 3)  # SOLUTION
+q3_slow_ms = iops.disk_class(P["q3_slow"])["latency_ms"]  # SOLUTION
+q3_ms = write_latency_ms(P["q3_net_ms"], SSD, P["q3_osd_ms"], P["q3_size"], slowest_disk_ms=q3_slow_ms)  # SOLUTION
+q3_slowdown = q3_ms / write_latency_ms(P["q3_net_ms"], SSD, P["q3_osd_ms"], P["q3_size"])  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -290,17 +305,22 @@ q3_slowdown = q3_ms / write_latency_ms(0.05, SSD, 0.5, 3)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert q3_ms > SATA, \
-    "The primary acknowledges only after the slowest copy is written: the SATA disk's commit is part of the latency"
+assert q3_ms > iops.disk_class(P["q3_slow"])["latency_ms"], \
+    "The primary acknowledges only after the slowest copy is written: the slow disk's commit is part of the latency"
 
 # %%
-assert 1 < q3_slowdown < q3_ms / (SSD + 0.5), \
+assert 1 < q3_slowdown < q3_ms / (SSD + P["q3_osd_ms"]), \
     "A ratio without units, more than 1: your latency over the same write with every disk an SSD (which costs more than one SSD commit plus OSD work)"
 
 # %%
 # HIDDEN
-assert abs(q3_ms - write_latency_ms(0.05, SSD, 0.5, 3, slowest_disk_ms=SATA)) < 1e-12, "Pass the SATA disk as slowest_disk_ms and the SSD as the disk"
-assert abs(q3_slowdown * write_latency_ms(0.05, SSD, 0.5, 3) - q3_ms) < 1e-9 and q3_slowdown > 10, "The slowdown is a ratio: mixed-pool latency over all-SSD latency"
+from cephlab.course import params as _params
+_p = _params.lab_params("00-welcome")
+_slow = iops.disk_class(_p["q3_slow"])["latency_ms"]
+_ssd_only = write_latency_ms(_p["q3_net_ms"], SSD, _p["q3_osd_ms"], _p["q3_size"])
+assert abs(q3_ms - write_latency_ms(_p["q3_net_ms"], SSD, _p["q3_osd_ms"], _p["q3_size"], slowest_disk_ms=_slow)) < 1e-9, \
+    "Pass the slow disk's latency as slowest_disk_ms and the SSD as the disk, with your network, OSD work and size"
+assert abs(q3_slowdown * _ssd_only - q3_ms) < 1e-9 and q3_slowdown > 1, "The slowdown is a ratio: mixed-pool latency over all-SSD latency"
 
 # %% [raw]
 # # END TESTS
@@ -314,16 +334,17 @@ assert abs(q3_slowdown * write_latency_ms(0.05, SSD, 0.5, 3) - q3_ms) < 1e-9 and
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q4.** With the disks of Q2 (5 ms, net 0.1 ms, OSD 0.5 ms), how many milliseconds does Ceph's
-# parallel fan-out save on a size-3 write compared with writing the three copies one after
-# another? Store it in `q4_saved_ms`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q4.** With the disks, network and OSD work of Q2, how many milliseconds does Ceph's parallel fan-out
+save on a size-{q4_size} write compared with writing the {q4_size} copies one after another? Store it in
+`q4_saved_ms`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q4_saved_ms = serial_write_latency_ms(0.1, 5.0, 0.5, 3) - write_latency_ms(0.1, 5.0, 0.5, 3)  # SOLUTION
+q4_args = (P["q2_net_ms"], P["q2_disk_ms"], P["q2_osd_ms"], P["q4_size"])  # SOLUTION
+q4_saved_ms = serial_write_latency_ms(*q4_args) - write_latency_ms(*q4_args)  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -332,13 +353,16 @@ q4_saved_ms = serial_write_latency_ms(0.1, 5.0, 0.5, 3) - write_latency_ms(0.1, 
 # # BEGIN TESTS
 
 # %%
-assert 5.0 < q4_saved_ms < 3 * (0.1 + 5.0 + 0.5 + 0.1), \
+assert 0 < q4_saved_ms < P["q4_size"] * (2 * P["q2_net_ms"] + P["q2_disk_ms"] + P["q2_osd_ms"]), \
     "One by one, every copy adds a full round trip (net + osd + disk + net); in parallel only the slowest one counts, so more than a disk commit is saved"
 
 # %%
 # HIDDEN
-assert abs(q4_saved_ms - (serial_write_latency_ms(0.1, 5.0, 0.5, 3) - write_latency_ms(0.1, 5.0, 0.5, 3))) < 1e-12 and q4_saved_ms > 0, \
-    "The saving is serial latency minus parallel latency, a positive number of ms"
+from cephlab.course import params as _params
+_p = _params.lab_params("00-welcome")
+_a = (_p["q2_net_ms"], _p["q2_disk_ms"], _p["q2_osd_ms"], _p["q4_size"])
+assert abs(q4_saved_ms - (serial_write_latency_ms(*_a) - write_latency_ms(*_a))) < 1e-9 and q4_saved_ms > 0, \
+    "The saving is serial latency minus parallel latency, a positive number of ms, for your size and Q2's parts"
 
 # %% [raw]
 # # END TESTS

@@ -34,6 +34,12 @@
 # tests:
 #   files: true
 
+# %% tags=["nbval-ignore-output"]
+# Your learner id, once: leave "" on the course hub (it knows you), else type the id your instructor gave you.
+from cephlab.course import params
+LEARNER = params.learner_id("")
+print(f"learner {LEARNER}: the exercises use this learner's numbers")
+
 # %%
 import numpy as np
 import pandas as pd
@@ -175,6 +181,11 @@ pd.DataFrame({rule: host_failure(rule) for rule in ("by_host", "by_osd")}).T
 # ## Exercises
 # Answer with the model: `objects.Pool(...).object_ps`, `pgs.pgcalc`, `pl.pg_count_stats`,
 # `pl.fullest_factor`, `pl.movement_on_add` and `host_failure` above. Then run the check cell.
+# The numbers in Q1-Q3 are your own (drawn for your learner id, in `P`): a neighbour's answers
+# are wrong for your notebook.
+
+# %% tags=["nbval-ignore-output"]
+P = params.lab_params("02-placement")
 
 # %% [raw]
 # # BEGIN QUESTION
@@ -182,17 +193,18 @@ pd.DataFrame({rule: host_failure(rule) for rule in ("by_host", "by_osd")}).T
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q1.** A pool with id 5 has `pg_num` 32. In which PG does the object `hello` land? Store the PG
-# id as Ceph prints it (`"<pool id>.<pg number in hex>"`, e.g. `"5.a"`) in `q1_pgid`.
-# (`objects.Pool(id=5, name="rbd", pg_num=32, size=3, crush_rule=0).object_ps("hello")` returns
-# the raw hash and the PG number.)
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q1.** A pool with id {q1_pool} has `pg_num` {q1_pg_num}. In which PG does the object `{q1_object}` land?
+Store the PG id as Ceph prints it (`"<pool id>.<pg number in hex>"`, e.g. `"5.a"`) in `q1_pgid`.
+(`objects.Pool(id={q1_pool}, name="rbd", pg_num={q1_pg_num}, size=3, crush_rule=0).object_ps("{q1_object}")`
+returns the raw hash and the PG number.)""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q1_pgid = f"5.{int(objects.Pool(id=5, name='rbd', pg_num=32, size=3, crush_rule=0).object_ps('hello')[1][0]):x}"  # SOLUTION
+q1_ps = int(objects.Pool(id=P["q1_pool"], name="rbd", pg_num=P["q1_pg_num"], size=3, crush_rule=0).object_ps(P["q1_object"])[1][0])  # SOLUTION
+q1_pgid = f"{P['q1_pool']}.{q1_ps:x}"  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -201,13 +213,17 @@ q1_pgid = f"5.{int(objects.Pool(id=5, name='rbd', pg_num=32, size=3, crush_rule=
 # # BEGIN TESTS
 
 # %%
-assert isinstance(q1_pgid, str) and q1_pgid.startswith("5."), "A PG id is a string: the pool id, a dot, and the PG number in hex"
+assert isinstance(q1_pgid, str) and q1_pgid.startswith(f"{P['q1_pool']}."), "A PG id is a string: the pool id, a dot, and the PG number in hex"
 assert "0x" not in q1_pgid and q1_pgid == q1_pgid.lower(), "Write the PG number in lowercase hex without a 0x prefix, as `ceph osd map` prints it"
-assert int(q1_pgid.split(".", 1)[1], 16) < 32, "Fold the hash with stable_mod onto the pool's 32 PGs: the PG number is below pg_num"
+assert int(q1_pgid.split(".", 1)[1], 16) < P["q1_pg_num"], "Fold the hash with stable_mod onto the pool's PGs: the PG number is below pg_num"
 
 # %%
 # HIDDEN
-assert q1_pgid == f"5.{int(objects.Pool(id=5, name='x', pg_num=32, size=3, crush_rule=0).object_ps('hello')[1][0]):x}" and "0x" not in q1_pgid, "Write the PG number in lowercase hex without a 0x prefix, as `ceph osd map` prints it"
+from cephlab.course import params as _params
+_p = _params.lab_params("02-placement")
+_ps = int(objects.Pool(id=_p["q1_pool"], name="x", pg_num=_p["q1_pg_num"], size=3, crush_rule=0).object_ps(_p["q1_object"])[1][0])
+assert q1_pgid == f"{_p['q1_pool']}.{_ps:x}" and "0x" not in q1_pgid, \
+    "Hash your object's name in your pool (your pool id and pg_num), and write the PG number in lowercase hex without 0x, as `ceph osd map` prints it"
 
 # %% [raw]
 # # END TESTS
@@ -221,17 +237,17 @@ assert q1_pgid == f"5.{int(objects.Pool(id=5, name='x', pg_num=32, size=3, crush
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q2.** A cluster has 60 OSDs and one size-3 pool that will hold all the data. What `pg_num`
-# does PGCalc suggest (target 100 PGs per OSD)? Store it in `q2_pg_num`, and the average number
-# of PGs per OSD that gives in `q2_per_osd`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q2.** A cluster has {q2_osds} OSDs and one size-{q2_size} pool that will hold all the data. What
+`pg_num` does PGCalc suggest (target 100 PGs per OSD)? Store it in `q2_pg_num`, and the average number
+of PGs per OSD that gives in `q2_per_osd`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q2_pg_num = pgs.pgcalc(60, 3)  # SOLUTION
-q2_per_osd = pl.pg_count_stats(q2_pg_num, 3, 60).mean  # SOLUTION
+q2_pg_num = pgs.pgcalc(P["q2_osds"], P["q2_size"])  # SOLUTION
+q2_per_osd = pl.pg_count_stats(q2_pg_num, P["q2_size"], P["q2_osds"]).mean  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -241,12 +257,17 @@ q2_per_osd = pl.pg_count_stats(q2_pg_num, 3, 60).mean  # SOLUTION
 
 # %%
 assert int(q2_pg_num) == q2_pg_num > 0 and int(q2_pg_num) & (int(q2_pg_num) - 1) == 0, "PGCalc suggests a power of two (pgs.pgcalc)"
-assert 100 * 60 / 3 / 2 < q2_pg_num < 100 * 60 / 3 * 2, "PGCalc's power of two is within a factor 2 of target x OSDs / size"
+assert 100 * P["q2_osds"] / P["q2_size"] / 2 < q2_pg_num < 100 * P["q2_osds"] / P["q2_size"] * 2, \
+    "PGCalc's power of two is within a factor 2 of target x OSDs / size"
 assert 100 / 2 < q2_per_osd < 100 * 2, "PGs per OSD count every copy of a PG: near the target of 100, not pg_num / OSDs"
 
 # %%
 # HIDDEN
-assert int(q2_pg_num) == q2_pg_num == pgs.pgcalc(60, 3) and abs(q2_per_osd - 2048 * 3 / 60) < 1e-9, "Both must come from the model exactly: the power of two from pgs.pgcalc, then pg_num x 3 / 60"
+from cephlab.course import params as _params
+_p = _params.lab_params("02-placement")
+_calc = pgs.pgcalc(_p["q2_osds"], _p["q2_size"])
+assert int(q2_pg_num) == q2_pg_num == _calc and abs(q2_per_osd - _calc * _p["q2_size"] / _p["q2_osds"]) < 1e-9, \
+    "Both must come from the model exactly, with your OSDs and size: the power of two from pgs.pgcalc, then pg_num x size / OSDs"
 
 # %% [raw]
 # # END TESTS
@@ -260,18 +281,18 @@ assert int(q2_pg_num) == q2_pg_num == pgs.pgcalc(60, 3) and abs(q2_per_osd - 204
 # points: 2
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q3.** On the lab cluster (4 OSDs, size 3), how much fuller than average is the fullest OSD
-# expected to be with `pg_num` 16, and with 128? Store the two factors in `q3_factor_16` and
-# `q3_factor_128`. Then: how many times more PGs per OSD does it take to halve the *excess*
-# (factor − 1)? Store your estimate in `q3_pgs_to_halve` (a round number is fine).
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q3.** On a cluster of {q3_osds} equal OSDs with a size-3 pool, how much fuller than average is the
+fullest OSD expected to be with `pg_num` {q3_small}, and with {q3_big}? Store the two factors in `q3_factor_small`
+and `q3_factor_big`. Then: how many times more PGs per OSD does it take to halve the *excess*
+(factor − 1)? Store your estimate in `q3_pgs_to_halve` (a round number is fine).""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q3_factor_16 = pl.fullest_factor(16, 3, 4)  # SOLUTION
-q3_factor_128 = pl.fullest_factor(128, 3, 4)  # SOLUTION
+q3_factor_small = pl.fullest_factor(P["q3_small"], 3, P["q3_osds"])  # SOLUTION
+q3_factor_big = pl.fullest_factor(P["q3_big"], 3, P["q3_osds"])  # SOLUTION
 q3_pgs_to_halve = 4  # SOLUTION
 
 # %% [raw]
@@ -281,7 +302,8 @@ q3_pgs_to_halve = 4  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert q3_factor_16 > q3_factor_128 > 1, "Factors are fullest / average, above 1, and more PGs must give a smaller excess: use pl.fullest_factor(pg_num, size=3, osds=4)"
+assert q3_factor_small > q3_factor_big > 1, \
+    "Factors are fullest / average, above 1, and more PGs must give a smaller excess: use pl.fullest_factor(pg_num, size=3, osds=...)"
 
 # %%
 assert 1 < q3_pgs_to_halve < 20, "A factor of PGs per OSD, more than 1: the excess shrinks like std / mean of the PG count per OSD"
@@ -289,7 +311,11 @@ assert 1 < q3_pgs_to_halve < 20, "A factor of PGs per OSD, more than 1: the exce
 # %%
 # HIDDEN
 assert 3 <= q3_pgs_to_halve <= 5, "The excess shrinks like std / mean = 1 / sqrt(PGs per OSD) roughly: halving it takes about 4x the PGs"
-assert abs(q3_factor_16 - pl.fullest_factor(16, 3, 4)) < 1e-9 and abs(q3_factor_128 - pl.fullest_factor(128, 3, 4)) < 1e-9 and q3_factor_16 > q3_factor_128 > 1, "Use the exact form (no fast=True) with size 3 on 4 OSDs; more PGs always means a smaller excess"
+from cephlab.course import params as _params
+_p = _params.lab_params("02-placement")
+assert abs(q3_factor_small - pl.fullest_factor(_p["q3_small"], 3, _p["q3_osds"])) < 1e-9 \
+    and abs(q3_factor_big - pl.fullest_factor(_p["q3_big"], 3, _p["q3_osds"])) < 1e-9 and q3_factor_small > q3_factor_big > 1, \
+    "Use the exact form (no fast=True) with size 3 on your number of OSDs; more PGs always means a smaller excess"
 
 # %% [raw]
 # # END TESTS

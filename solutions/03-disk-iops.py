@@ -18,13 +18,15 @@
 #   of replicas and the extra device writes of a journal or write-ahead log (seed 000's rule);
 # - explain why seed 000's SSD-journal cluster reached 2,273 IOPS and not the planned 15,000;
 # - use Little's law to move between IOPS, queue depth (threads) and latency;
+# - check a planning figure against disk mechanics (seek + half a rotation);
 # - tell a disk-bound cluster from a CPU-bound one (seed 004's ~10^4 IOPS per core) and read
 #   IOPS against the read percentage of a mixed workload (seed 001);
-# - measure the disk under your cluster with fio and the cluster with `rados bench`, and
-#   explain the gap to the model.
+# - measure the disk under your cluster with fio, the cluster with `rados bench` and a read/write
+#   mix with fio's rbd engine, and explain the gap to the model.
 #
-# **You need:** the lab cluster (3 OSDs or more; `make lab` starts it). About 1 minute: the
-# measurement runs fio twice for 3 s and `rados bench` four times for 5 s.
+# **You need:** the lab cluster (3 OSDs or more; `make lab` starts it). About 2 minutes: the
+# measurement runs fio twice for 3 s, `rados bench` four times for 5 s and fio's read/write mix
+# 15 times for 3 s.
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -417,24 +419,67 @@ assert q5_closer_to == ("writes" if abs(_mix - _p["q5_write_iops"]) < abs(_mix -
 # %% [raw]
 # # BEGIN QUESTION
 # name: q6
+# points: 1
+# all_or_nothing: true
+
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q6. Find the gap in the plan.** Seed 000 planned with 600 IOPS per 10k rpm SAS disk. A spinning
+disk serves one random I/O in an average seek plus, on average, half a rotation. How many random IOPS does
+a {q6_rpm} rpm disk with an average seek of {q6_seek_ms} ms do at queue depth 1 (`q6_disk_iops`,
+`iops.hdd_iops`)? And how many times that is seed 000's 600 (`q6_overstated`)?""", P)
+
+# %% [raw]
+# # BEGIN SOLUTION
+
+# %%
+q6_disk_iops = iops.hdd_iops(P["q6_rpm"], P["q6_seek_ms"])  # SOLUTION
+q6_overstated = 600 / q6_disk_iops  # SOLUTION
+
+# %% [raw]
+# # END SOLUTION
+
+# %% [raw]
+# # BEGIN TESTS
+
+# %%
+assert 30 < q6_disk_iops < 500, "IOPS of one spinning disk: 1000 ms divided by the milliseconds one random I/O takes (seek + half a rotation)"
+assert abs(q6_overstated * q6_disk_iops - 600) < 1e-6, "The factor is 600 divided by your disk's IOPS"
+
+# %%
+# HIDDEN
+from cephlab.course import params as _params
+_p = _params.lab_params("03-disk-iops")
+_iops = 1000 / (_p["q6_seek_ms"] + 0.5 * 60000 / _p["q6_rpm"])
+assert abs(q6_disk_iops - _iops) < 1e-9, "Half a rotation at your rpm is 0.5 x 60,000 / rpm ms; add your seek, then IOPS = 1000 / that"
+assert abs(q6_overstated - 600 / _iops) < 1e-9, "600 over your disk's IOPS"
+
+# %% [raw]
+# # END TESTS
+
+# %% [raw]
+# # END QUESTION
+
+# %% [raw]
+# # BEGIN QUESTION
+# name: q7
 # points: 2
 # all_or_nothing: true
 
 # %% [markdown]
-# **Q6. Your experiment: writes in flight.** Choose how many writes `rados bench` keeps in flight,
+# **Q7. Your experiment: writes in flight.** Choose how many writes `rados bench` keeps in flight,
 # from 2 to 32, and store it in `my_threads`. After seed 002's three runs the measurement below
 # runs yours, 5 s like the others, and compares it with the 16-thread run. Before it runs, predict
 # with the lab's model of this cluster — CPU-bound (the cores, not the queue, set the IOPS) and
 # Little's law — your run's IOPS and its mean latency, each as a fraction of the 16-thread run's
-# (yours / its): store `q6_iops_ratio` and `q6_latency_ratio`.
+# (yours / its): store `q7_iops_ratio` and `q7_latency_ratio`.
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
 my_threads = 4  # SOLUTION
-q6_iops_ratio = 1.0  # SOLUTION
-q6_latency_ratio = iops.latency_ms(q6_iops_ratio, my_threads) / iops.latency_ms(1.0, 16)  # SOLUTION
+q7_iops_ratio = 1.0  # SOLUTION
+q7_latency_ratio = iops.latency_ms(q7_iops_ratio, my_threads) / iops.latency_ms(1.0, 16)  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -446,14 +491,14 @@ q6_latency_ratio = iops.latency_ms(q6_iops_ratio, my_threads) / iops.latency_ms(
 assert isinstance(my_threads, (int, np.integer)) and 2 <= my_threads <= 32, "Choose a whole number of writes in flight from 2 to 32"
 
 # %%
-assert 0 < q6_iops_ratio <= 4 and 0 < q6_latency_ratio <= 20, "Give fractions of the 16-thread run (your run's figure / its figure), not IOPS or milliseconds"
-assert abs(q6_latency_ratio * q6_iops_ratio - my_threads / 16) < 1e-6, \
+assert 0 < q7_iops_ratio <= 4 and 0 < q7_latency_ratio <= 20, "Give fractions of the 16-thread run (your run's figure / its figure), not IOPS or milliseconds"
+assert abs(q7_latency_ratio * q7_iops_ratio - my_threads / 16) < 1e-6, \
     "Little's law: latency = writes in flight / IOPS, so (latency ratio) x (IOPS ratio) = (your writes in flight) / 16"
 
 # %%
 # HIDDEN
-assert abs(q6_iops_ratio - 1) < 1e-9, "CPU-bound: the cores set the IOPS, so a different queue depth does not change them"
-assert abs(q6_latency_ratio - iops.latency_ms(1.0, my_threads) / iops.latency_ms(1.0, 16)) < 1e-9, \
+assert abs(q7_iops_ratio - 1) < 1e-9, "CPU-bound: the cores set the IOPS, so a different queue depth does not change them"
+assert abs(q7_latency_ratio - iops.latency_ms(1.0, my_threads) / iops.latency_ms(1.0, 16)) < 1e-9, \
     "Little's law at fixed IOPS: the mean latency grows in proportion to the writes in flight"
 
 # %% [raw]
@@ -477,6 +522,7 @@ from tqdm.auto import tqdm
 from cephlab.helpers import experiment
 from cephlab.helpers.lab import LabSession
 from cephlab.helpers.diskbench import against_base, fio_file, cpu_meter
+from cephlab.helpers import conclusions, readmix
 
 lab = LabSession("03", min_osds=3)
 c = lab.cluster
@@ -601,14 +647,14 @@ plots.show(fig)
 cmp.assert_agree()
 
 # %% [markdown]
-# ### Your writes in flight (Q6)
+# ### Your writes in flight (Q7)
 # One more run with the number of writes in flight you chose, against the 16-thread run above.
 # Little's law is checked as before (same tolerance, same control). The saturated model is your
 # prediction's: the cores set the IOPS, so IOPS stay at the 16-thread run's and the latency
 # scales with the writes in flight. It is shown, not asserted: where it misses is what you explain.
 
 # %% tags=["nbval-ignore-output"]
-t_mine = experiment.choice(my_threads, 4, "my_threads (Q6)")
+t_mine = experiment.choice(my_threads, 4, "my_threads (Q7)")
 mine = c.rados_bench(pool, SECONDS, "write", block_size=4096, threads=t_mine, cleanup=False)
 base = runs[16][0]
 mine_cmp = Comparison()
@@ -619,7 +665,7 @@ mine_cmp.add(f"latency, {t_mine} threads (Little: t / IOPS)", model=iops.latency
 display(mine_cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees", "control", "control fails"]])
 run = experiment.RunFigures()
 run.record(iops_ratio=mine.iops / base.iops)
-against_base(mine, base, t_mine, prediction=(globals().get("q6_iops_ratio"), globals().get("q6_latency_ratio")))
+against_base(mine, base, t_mine, prediction=(globals().get("q7_iops_ratio"), globals().get("q7_latency_ratio")))
 
 # %%
 mine_cmp.assert_agree()
@@ -633,6 +679,74 @@ mine_cmp.assert_agree()
 my_iops_ratio = mine.iops / base.iops  # SOLUTION
 run.check("my_iops_ratio", my_iops_ratio, "iops_ratio",
           hint="divide your run's measured IOPS by the 16-thread run's, both in the table above")
+
+# %% [markdown]
+# ## Measure: reads and writes mixed (seed 001's curve)
+#
+# The model of mixed reads and writes above needs two numbers, the read-only and the write-only
+# IOPS, and predicts everything in between: each operation takes its share of one shared
+# resource (here the two cores), so a mix runs at *1 / (f/R + (1−f)/W)*. fio's rbd engine
+# measures the two ends and three mixes on a 256 MiB RBD image in the size-3 pool, written in
+# full first: 8 KiB random I/O with 16 in flight, as in seed 001, 3 s per point, and the whole
+# sweep three times (every other time in reverse order, so slow drift falls on every point alike).
+#
+# One client setting changes for this measurement (the clean-up restores it): librbd's cache is
+# switched off (`rbd_cache false` for the clients). With Pacific's default write-back cache the
+# client acknowledges writes from its own memory and reads queue behind its flushes, so the
+# curve would describe the cache, not the cluster: try it, by leaving the setting out.
+#
+# The model's inputs are the measured ends, so the check tests only the *shape*. Its tolerance is
+# the run's own noise: the largest spread (max − min over the three rounds, relative to the
+# median) of the two ends, which the prediction inherits, plus the point's own spread. The
+# negative control is the plausible wrong shape "IOPS mix linearly" (*f·R + (1−f)·W*), which
+# reads would follow if they used resources the writes leave idle.
+
+# %% tags=["nbval-ignore-output"]
+image = readmix.prepare(lab, pool)
+mix_rounds = readmix.sweep(c, pool, image, read_pcts=(0, 50, 70, 90, 100), rounds=3, seconds=3,
+                           progress=lambda runs: tqdm(runs, desc="fio randrw, 8 KiB"))
+mix = readmix.summary(mix_rounds)
+mix_cmp = readmix.compare(mix)
+display(mix_cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees", "control", "control fails"]])
+mix
+
+# %% tags=["nbval-ignore-output"]
+fig, ax = plots.figure()
+mix_w, mix_r, mix_ratio = readmix.ends(mix)
+ax.plot(100 * FRACTIONS, iops.mixed_iops(mix_r, mix_w, FRACTIONS), label="model: harmonic mean of the measured ends")
+ax.plot(100 * FRACTIONS, mix_w + FRACTIONS * (mix_r - mix_w), "--", color="gray", label="control: linear mix")
+ax.errorbar(mix.index, mix["median IOPS"], yerr=[mix["median IOPS"] - mix["min"], mix["max"] - mix["median IOPS"]],
+            fmt="o", color="tab:green", capsize=4, label="measured (median, min-max of 3 rounds)")
+ax.set(xlabel="reads (% of operations)", ylabel="IOPS (8 KiB, 16 in flight)", title="seed 001's curve on this cluster")
+ax.legend(fontsize=8)
+ax.grid(True, alpha=0.3)
+plots.show(fig)
+
+# %%
+mix_cmp.assert_agree()
+
+# %% tags=["nbval-ignore-output"]
+gap_pct, gap_model, gap_linear, gap_measured = readmix.widest_gap(mix)
+conclusions.render("""
+- **This run's ends.** Writes only: {w:,.0f} IOPS; reads only: {r:,.0f} IOPS, {ratio:.1f} times as many
+  (the sliders above start at the lab authors' reference run, data/native_cluster_reference.csv).
+- **Between them.** At {pct} % reads the model predicted {model:,.0f} IOPS and the cluster did {measured:,.0f};
+  a linear mix would have given {linear:,.0f}. The spread over the rounds was {spread:.0%} (median over the points).
+""", w=mix_w, r=mix_r, ratio=mix_ratio, pct=gap_pct, model=gap_model, measured=gap_measured,
+    linear=gap_linear, spread=readmix.median_spread(mix))
+
+# %% [markdown]
+# Why the curve bends: the slow writes take most of the time even when they are a minority of
+# the operations. At 70 % reads three operations in ten are writes, yet each costs several reads'
+# worth of the cores, so the writes fill most of the run and the IOPS stay near the write end
+# until the reads are nearly all. That is seed 001's lesson for capacity planning: quote a
+# cluster's IOPS for the workload's mix, not its read figure.
+#
+# What the model leaves out: reads and writes meet. An OSD lets a read of an object wait while a
+# write to that object is in flight (`ObjectContext::get_read` in `src/osd/osd_types.h`, v16.2.15:
+# the object's read/write lock, taken by `PrimaryLogPG` for every client op), so a mix
+# can fall below the harmonic mean, more so the more reads there are to wait and the fewer
+# objects the I/Os spread over (a smaller image makes the gap grow).
 
 # %% [markdown]
 # ## What the model said, what the cluster did

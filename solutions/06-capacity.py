@@ -34,6 +34,12 @@
 # tests:
 #   files: true
 
+# %% tags=["nbval-ignore-output"]
+# Your learner id, once: leave "" on the course hub (it knows you), else type the id your instructor gave you.
+from cephlab.course import params
+LEARNER = params.learner_id("")
+print(f"learner {LEARNER}: the exercises use this learner's numbers")
+
 # %%
 import numpy as np
 import pandas as pd
@@ -166,7 +172,12 @@ imbalance_plot
 # %% [markdown]
 # ## Exercises
 # Use `cap.required_capacity`, `cap.raw_capacity`, `cap.fill_state`, `cap.usable_before_full`
-# and the thresholds `cap.NEARFULL`, `cap.BACKFILLFULL`, `cap.FULL`.
+# and the thresholds `cap.NEARFULL`, `cap.BACKFILLFULL`, `cap.FULL`. The numbers in Q1, Q3 and Q4
+# are your own (drawn for your learner id, in `P`): a neighbour's answers are wrong for your
+# notebook.
+
+# %% tags=["nbval-ignore-output"]
+P = params.lab_params("06-capacity")
 
 # %% [raw]
 # # BEGIN QUESTION
@@ -174,17 +185,17 @@ imbalance_plot
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q1.** 500 VMs with 200 GiB disks each, thin ratio 2.5, seed 004's 0.7 fill. How many GiB of
-# usable capacity should you buy, and how many GiB of raw disk is that in a size-3 pool? Store
-# them in `q1_usable_gib` and `q1_raw_gib`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q1.** {q1_vms} VMs with {q1_disk_gib} GiB disks each, thin ratio {q1_thin}, seed 004's 0.7 fill. How many
+GiB of usable capacity should you buy, and how many GiB of raw disk is that in a size-{q1_size} pool? Store
+them in `q1_usable_gib` and `q1_raw_gib`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q1_usable_gib = cap.required_capacity(500, 200, 2.5)  # SOLUTION
-q1_raw_gib = cap.raw_capacity(q1_usable_gib, replicated(3))  # SOLUTION
+q1_usable_gib = cap.required_capacity(P["q1_vms"], P["q1_disk_gib"], P["q1_thin"])  # SOLUTION
+q1_raw_gib = cap.raw_capacity(q1_usable_gib, replicated(P["q1_size"]))  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -193,13 +204,17 @@ q1_raw_gib = cap.raw_capacity(q1_usable_gib, replicated(3))  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert 500 * 200 / 2.5 < q1_usable_gib < 500 * 200, \
+assert P["q1_vms"] * P["q1_disk_gib"] / P["q1_thin"] < q1_usable_gib < P["q1_vms"] * P["q1_disk_gib"], \
     "In GiB: more than the thin-provisioned data (the 0.7 fill leaves headroom), less than every VM disk full"
 assert q1_usable_gib < q1_raw_gib < 10 * q1_usable_gib, "Raw space is usable space times the replica count"
 
 # %%
 # HIDDEN
-assert abs(q1_usable_gib - 500 * 200 / (2.5 * 0.7)) < 1e-6 and abs(q1_raw_gib - 3 * q1_usable_gib) < 1e-6, "Keep the units in GiB and apply the 0.7 fill exactly once"
+from cephlab.course import params as _params
+_p = _params.lab_params("06-capacity")
+assert abs(q1_usable_gib - _p["q1_vms"] * _p["q1_disk_gib"] / (_p["q1_thin"] * 0.7)) < 1e-6 \
+    and abs(q1_raw_gib - _p["q1_size"] * q1_usable_gib) < 1e-6, \
+    "With your VMs, disks, thin ratio and size: keep the units in GiB and apply the 0.7 fill exactly once"
 
 # %% [raw]
 # # END TESTS
@@ -250,17 +265,18 @@ assert isinstance(q2_at_87, str) and (q2_at_87, q2_at_93) == (cap.fill_state(0.8
 # points: 2
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q3.** Four 8 GiB OSDs hold a size-3 pool whose PGs spread 19 : 28 : 26 : 23. How many GiB of
-# client data fit before the first OSD reaches the full ratio? Store it in `q3_usable_gib`, and
-# in `q3_stranded` the fraction of the fillable space (0.95 × raw) left empty by the imbalance.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q3.** Four {q3_osd_gib} GiB OSDs hold a size-3 pool of 32 PGs whose copies spread {q3_spread} over them.
+How many GiB of client data fit before the first OSD reaches the full ratio? Store it in `q3_usable_gib`, and
+in `q3_stranded` the fraction of the fillable space (0.95 × raw) left empty by the imbalance.""",
+            {**P, "q3_spread": " : ".join(map(str, P["q3_pgs"]))})
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q3_usable_gib = cap.usable_before_full([8, 8, 8, 8], [19, 28, 26, 23], replicated(3)).usable  # SOLUTION
-q3_stranded = cap.usable_before_full([8, 8, 8, 8], [19, 28, 26, 23], replicated(3)).stranded_fraction  # SOLUTION
+q3_usable_gib = cap.usable_before_full([P["q3_osd_gib"]] * 4, list(P["q3_pgs"]), replicated(3)).usable  # SOLUTION
+q3_stranded = cap.usable_before_full([P["q3_osd_gib"]] * 4, list(P["q3_pgs"]), replicated(3)).stranded_fraction  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -269,14 +285,18 @@ q3_stranded = cap.usable_before_full([8, 8, 8, 8], [19, 28, 26, 23], replicated(
 # # BEGIN TESTS
 
 # %%
-assert 0 < q3_usable_gib < 0.95 * 4 * 8 / 3, "Client GiB: less than an even spread would hold (the fullest OSD fills first), and 3 copies each"
+assert 0 < q3_usable_gib < 0.95 * 4 * P["q3_osd_gib"] / 3, "Client GiB: less than an even spread would hold (the fullest OSD fills first), and 3 copies each"
 
 # %%
 assert 0 < q3_stranded < 1, "A fraction of the fillable space (not a percentage): compare with an even spread"
 
 # %%
 # HIDDEN
-assert abs(q3_usable_gib - 0.95 * 8 / (28 / 96) / 3) < 1e-9 and abs(q3_stranded - 1 / 7) < 1e-9, "Use the PG counts as the shares, the default full ratio 0.95 and 3 copies"
+from cephlab.course import params as _params
+_p = _params.lab_params("06-capacity")
+_share = max(_p["q3_pgs"]) / sum(_p["q3_pgs"])         # the fullest OSD's share of the copies
+assert abs(q3_usable_gib - 0.95 * _p["q3_osd_gib"] / _share / 3) < 1e-9 and abs(q3_stranded - (1 - 0.25 / _share)) < 1e-9, \
+    "Use your PG counts as the shares, your OSD size, the default full ratio 0.95 and 3 copies"
 
 # %% [raw]
 # # END TESTS
@@ -290,17 +310,17 @@ assert abs(q3_usable_gib - 0.95 * 8 / (28 / 96) / 3) < 1e-9 and abs(q3_stranded 
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q4.** A cluster has 10 equal hosts. When one fails, its data is re-replicated onto the other
-# nine. What is the highest planning fill such that the survivors stay at or below the nearfull
-# ratio afterwards? Store it in `q4_max_fill`. Is seed 004's 0.7 below it? Store `True` or
-# `False` in `q4_seed_is_safe`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q4.** A cluster has {q4_hosts} equal hosts. When one fails, its data is re-replicated onto the other
+{q4_survivors}. What is the highest planning fill such that the survivors stay at or below the nearfull
+ratio afterwards? Store it in `q4_max_fill`. Is seed 004's 0.7 below it? Store `True` or
+`False` in `q4_seed_is_safe`.""", {**P, "q4_survivors": P["q4_hosts"] - 1})
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q4_max_fill = cap.NEARFULL * 9 / 10  # SOLUTION
+q4_max_fill = cap.NEARFULL * (P["q4_hosts"] - 1) / P["q4_hosts"]  # SOLUTION
 q4_seed_is_safe = cap.PLANNING_FILL <= q4_max_fill  # SOLUTION
 
 # %% [raw]
@@ -310,12 +330,16 @@ q4_seed_is_safe = cap.PLANNING_FILL <= q4_max_fill  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert 0 < q4_max_fill < cap.NEARFULL, "A fill ratio below nearfull: the same data on 9 hosts instead of 10 fills each of them more"
+assert 0 < q4_max_fill < cap.NEARFULL, "A fill ratio below nearfull: the same data on one host fewer fills each survivor more"
 assert isinstance(q4_seed_is_safe, (bool, np.bool_)) and q4_seed_is_safe == (0.7 <= q4_max_fill), "Store a boolean: compare 0.7 with your answer"
 
 # %%
 # HIDDEN
-assert abs(q4_max_fill - cap.NEARFULL * 0.9) < 1e-12 and bool(q4_seed_is_safe) is True, "Scale the nearfull ratio by 9/10 exactly, and store a boolean"
+from cephlab.course import params as _params
+_p = _params.lab_params("06-capacity")
+_max = cap.NEARFULL * (_p["q4_hosts"] - 1) / _p["q4_hosts"]
+assert abs(q4_max_fill - _max) < 1e-12 and bool(q4_seed_is_safe) is (0.7 <= _max), \
+    "Scale the nearfull ratio by survivors / hosts exactly, with your number of hosts, and store a boolean"
 
 # %% [raw]
 # # END TESTS

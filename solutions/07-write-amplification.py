@@ -38,6 +38,12 @@
 # tests:
 #   files: true
 
+# %% tags=["nbval-ignore-output"]
+# Your learner id, once: leave "" on the course hub (it knows you), else type the id your instructor gave you.
+from cephlab.course import params
+LEARNER = params.learner_id("")
+print(f"learner {LEARNER}: the exercises use this learner's numbers")
+
 # %%
 import numpy as np
 import pandas as pd
@@ -212,16 +218,19 @@ assert abs(q1_journal_share - (5.994 + 3.635) / 13.75) < 1e-9, "Only the two jou
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q2.** With Pacific's HDD defaults, what is BlueStore's modelled WAF for 4 KiB writes and for
-# 64 KiB writes (3 replicas)? Store them in `q2_4k` and `q2_64k`.
+# %% tags=["nbval-ignore-output"]
+P = params.lab_params("07-write-amplification")   # your own numbers for Q2 and Q5 (your learner id's)
+
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q2.** With Pacific's HDD defaults, what is BlueStore's modelled WAF for {q2_small_kib} KiB writes and for
+{q2_big_kib} KiB writes ({q2_replicas} replicas)? Store them in `q2_small` and `q2_big`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q2_4k = float(waf.bluestore_waf(4096))  # SOLUTION
-q2_64k = float(waf.bluestore_waf(65536))  # SOLUTION
+q2_small = float(waf.bluestore_waf(P["q2_small_kib"] * 1024, replicas=P["q2_replicas"]))  # SOLUTION
+q2_big = float(waf.bluestore_waf(P["q2_big_kib"] * 1024, replicas=P["q2_replicas"]))  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -230,12 +239,17 @@ q2_64k = float(waf.bluestore_waf(65536))  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert q2_4k > q2_64k > 3, "Device bytes per client byte over 3 replicas: more than 3, and a deferred small write (WAL, then in place) more than a direct one"
+assert q2_small > q2_big > P["q2_replicas"], \
+    "Device bytes per client byte over all replicas: more than the replica count, and a deferred small write (WAL, then in place) more than a direct one"
 
 # %%
 # HIDDEN
-assert abs(q2_4k - float(waf.bluestore_waf(4096))) < 1e-9 and abs(q2_64k - float(waf.bluestore_waf(65536))) < 1e-9, "Store the model's exact WAF for each size with Pacific's HDD defaults, not a rounded value"
-assert q2_4k > q2_64k, "Small deferred writes amplify more than large direct ones"
+from cephlab.course import params as _params
+_p = _params.lab_params("07-write-amplification")
+assert abs(q2_small - float(waf.bluestore_waf(_p["q2_small_kib"] * 1024, replicas=_p["q2_replicas"]))) < 1e-9 \
+    and abs(q2_big - float(waf.bluestore_waf(_p["q2_big_kib"] * 1024, replicas=_p["q2_replicas"]))) < 1e-9, \
+    "Store the model's exact WAF for each of your sizes (bytes = KiB x 1024) and your replica count, with Pacific's HDD defaults, not a rounded value"
+assert q2_small > q2_big, "Small deferred writes amplify more than large direct ones"
 
 # %% [raw]
 # # END TESTS
@@ -330,16 +344,16 @@ assert abs(q4_data_waf - 3.0) < 1e-12, "Count data only (direct plus deferred co
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q5.** A virtual-desktop cluster on FileStore writes 2 TB of 4 KiB random writes per day.
-# With seed 003's long-term WAF, how many TB per day do its disks write in all? Store it in
-# `q5_tb_per_day`. (This is what wears out SSDs.)
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q5.** A virtual-desktop cluster on FileStore writes {q5_client_tb} TB of 4 KiB random writes per day.
+With seed 003's long-term WAF, how many TB per day do its disks write in all? Store it in
+`q5_tb_per_day`. (This is what wears out SSDs.)""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q5_tb_per_day = 2 * waf.longterm_breakdown("filestore")["total"]  # SOLUTION
+q5_tb_per_day = P["q5_client_tb"] * waf.longterm_breakdown("filestore")["total"]  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -348,11 +362,14 @@ q5_tb_per_day = 2 * waf.longterm_breakdown("filestore")["total"]  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert 2 < q5_tb_per_day < 2 * 100, "TB per day, more than the clients' 2 TB: device bytes = client bytes x WAF"
+assert P["q5_client_tb"] < q5_tb_per_day < P["q5_client_tb"] * 100, "TB per day, more than the clients' TB: device bytes = client bytes x WAF"
 
 # %%
 # HIDDEN
-assert abs(q5_tb_per_day - 2 * waf.longterm_breakdown("filestore")["total"]) < 1e-9, "Multiply the 2 TB by the long-term FileStore total WAF exactly"
+from cephlab.course import params as _params
+_p = _params.lab_params("07-write-amplification")
+assert abs(q5_tb_per_day - _p["q5_client_tb"] * waf.longterm_breakdown("filestore")["total"]) < 1e-9, \
+    "Multiply your clients' TB by the long-term FileStore total WAF exactly"
 
 # %% [raw]
 # # END TESTS

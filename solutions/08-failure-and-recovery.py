@@ -38,6 +38,12 @@
 # tests:
 #   files: true
 
+# %% tags=["nbval-ignore-output"]
+# Your learner id, once: leave "" on the course hub (it knows you), else type the id your instructor gave you.
+from cephlab.course import params
+LEARNER = params.learner_id("")
+print(f"learner {LEARNER}: the exercises use this learner's numbers")
+
 # %%
 import numpy as np
 import pandas as pd
@@ -336,23 +342,27 @@ assert abs(q2_seconds - rec.recovery_time(96 * MiB, 1, 30 * MiB, 1, 0.1, object_
 # points: 2
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q3. At scale.** A 100-OSD HDD cluster (100 PGs per OSD, size 3) loses a 4 TB OSD that was
-# 75 % full. Each PG stream moves 50 MB/s; objects are 4 MiB; the recovery sleep stays at 0.1 s.
-# How many seconds does recovery take with `osd_max_backfills` 1, and with 4? Use
-# `min(rec.recovery_peers(...), rec.concurrent_recoveries(99, 3, backfills))` as the peers.
-# Store `q3_seconds_1`, `q3_seconds_4`, and in `q3_bottleneck` what limits each OSD with 4
-# backfills (`rec.recovery_bottleneck`).
+# %% tags=["nbval-ignore-output"]
+P = params.lab_params("08-failure-and-recovery")   # your own numbers for Q3 and Q4 (your learner id's)
+
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q3. At scale.** A {q3_osds}-OSD HDD cluster (100 PGs per OSD, size 3) loses a {q3_disk_tb} TB OSD that
+was {q3_fill_pct} % full. Each PG stream moves {q3_stream_mbs} MB/s; objects are 4 MiB; the recovery sleep stays at
+0.1 s. How many seconds does recovery take with `osd_max_backfills` 1, and with 4? Use
+`min(rec.recovery_peers(...), rec.concurrent_recoveries({q3_survivors}, 3, backfills))` as the peers.
+Store `q3_seconds_1`, `q3_seconds_4`, and in `q3_bottleneck` what limits each OSD with 4
+backfills (`rec.recovery_bottleneck`).""", {**P, "q3_fill_pct": round(100 * P["q3_fill"]), "q3_survivors": P["q3_osds"] - 1})
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q3_peers_1 = min(rec.recovery_peers(100, 100, 3), rec.concurrent_recoveries(99, 3, 1))  # SOLUTION
-q3_peers_4 = min(rec.recovery_peers(100, 100, 3), rec.concurrent_recoveries(99, 3, 4))  # SOLUTION
-q3_seconds_1 = rec.recovery_time(0.75 * 4e12, q3_peers_1, 50e6, 1, 0.1)  # SOLUTION
-q3_seconds_4 = rec.recovery_time(0.75 * 4e12, q3_peers_4, 50e6, 4, 0.1)  # SOLUTION
-q3_bottleneck = rec.recovery_bottleneck(50e6, 4, 0.1)  # SOLUTION
+q3_bytes = P["q3_fill"] * P["q3_disk_tb"] * 1e12  # SOLUTION
+q3_peers_1 = min(rec.recovery_peers(P["q3_osds"], 100, 3), rec.concurrent_recoveries(P["q3_osds"] - 1, 3, 1))  # SOLUTION
+q3_peers_4 = min(rec.recovery_peers(P["q3_osds"], 100, 3), rec.concurrent_recoveries(P["q3_osds"] - 1, 3, 4))  # SOLUTION
+q3_seconds_1 = rec.recovery_time(q3_bytes, q3_peers_1, P["q3_stream_mbs"] * 1e6, 1, 0.1)  # SOLUTION
+q3_seconds_4 = rec.recovery_time(q3_bytes, q3_peers_4, P["q3_stream_mbs"] * 1e6, 4, 0.1)  # SOLUTION
+q3_bottleneck = rec.recovery_bottleneck(P["q3_stream_mbs"] * 1e6, 4, 0.1)  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -364,16 +374,23 @@ q3_bottleneck = rec.recovery_bottleneck(50e6, 4, 0.1)  # SOLUTION
 assert 0 < q3_seconds_4 < q3_seconds_1, "More backfill slots let more PGs recover at once: 4 slots must be faster than 1"
 
 # %%
-assert q3_seconds_1 > 0.75 * 4e12 / (99 * 50e6 * 4), "No faster than 99 OSDs at 4 full PG streams each: check the units (bytes, B/s)"
+assert q3_seconds_1 > P["q3_fill"] * P["q3_disk_tb"] * 1e12 / ((P["q3_osds"] - 1) * P["q3_stream_mbs"] * 1e6 * 4), \
+    "No faster than every survivor at 4 full PG streams each: check the units (bytes, B/s; 1 TB = 1e12 bytes)"
 
 # %%
 assert q3_bottleneck in ("backfills", "device", "sleep"), "Store one of the names rec.recovery_bottleneck returns"
 
 # %%
 # HIDDEN
-assert abs(q3_seconds_1 - rec.recovery_time(3e12, 49, 50e6, 1, 0.1)) < 1e-6, "With 1 backfill only 49 PGs recover at once; 75 % of 4 TB is 3e12 bytes"
-assert abs(q3_seconds_4 - rec.recovery_time(3e12, 99, 50e6, 4, 0.1)) < 1e-6 and q3_seconds_4 < q3_seconds_1, "With 4 backfills all 99 survivors copy: recovery gets faster"
-assert isinstance(q3_bottleneck, str), "Store the name rec.recovery_bottleneck returns (a string)"
+from cephlab.course import params as _params
+_p = _params.lab_params("08-failure-and-recovery")
+_bytes, _rate, _n = _p["q3_fill"] * _p["q3_disk_tb"] * 1e12, _p["q3_stream_mbs"] * 1e6, _p["q3_osds"]
+_peers = {b: min(rec.recovery_peers(_n, 100, 3), rec.concurrent_recoveries(_n - 1, 3, b)) for b in (1, 4)}
+assert abs(q3_seconds_1 - rec.recovery_time(_bytes, _peers[1], _rate, 1, 0.1)) < 1e-6, \
+    "With 1 backfill only about half the survivors' PGs recover at once; the data is your fill x your disk's TB x 1e12 bytes"
+assert abs(q3_seconds_4 - rec.recovery_time(_bytes, _peers[4], _rate, 4, 0.1)) < 1e-6 and q3_seconds_4 < q3_seconds_1, \
+    "With 4 backfills every survivor copies: recovery gets faster"
+assert q3_bottleneck == rec.recovery_bottleneck(_rate, 4, 0.1), "Store the name rec.recovery_bottleneck returns for your stream rate (a string)"
 
 # %% [raw]
 # # END TESTS
@@ -387,25 +404,26 @@ assert isinstance(q3_bottleneck, str), "Store the name rec.recovery_bottleneck r
 # points: 2
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q4. Durability.** With AFR 5 %, how many nines does one stripe of a size-3 pool get when the
-# degraded window is Ceph's 600 s down-out interval plus the recovery time of Q3 with 1 backfill
-# (compute it again here, as in Q3, into `q4_recovery_s`)? And if nobody let Ceph heal (`noout`
-# set) and a technician replaced the disk after 7 days? Store `q4_nines_ceph` and
-# `q4_nines_7days`. Then the whole cluster of Q3 (100 OSDs, 100 PGs per OSD of size 3, so 3,333
-# PGs) with Ceph's window: store its nines in `q4_nines_cluster` (`red.cluster_loss_probability`,
-# window in days: `rec.window_days`).
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q4. Durability.** With AFR {q4_afr_pct} %, how many nines does one stripe of a size-3 pool get when the
+degraded window is Ceph's 600 s down-out interval plus the recovery time of Q3 with 1 backfill
+(compute it again here, as in Q3, into `q4_recovery_s`)? And if nobody let Ceph heal (`noout`
+set) and a technician replaced the disk after {q4_days} days? Store `q4_nines_ceph` and
+`q4_nines_late`. Then the whole cluster of Q3 ({q3_osds} OSDs, 100 PGs per OSD of size 3, so {q4_pgs}
+PGs) with Ceph's window: store its nines in `q4_nines_cluster` (`red.cluster_loss_probability`,
+window in days: `rec.window_days`).""", {**P, "q4_afr_pct": round(100 * P["q4_afr"]), "q4_pgs": P["q3_osds"] * 100 // 3})
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q4_peers = min(rec.recovery_peers(100, 100, 3), rec.concurrent_recoveries(99, 3, 1))  # SOLUTION
-q4_recovery_s = rec.recovery_time(0.75 * 4e12, q4_peers, 50e6, 1, 0.1)  # SOLUTION
-q4_nines_ceph = red.nines(rec.annual_loss_with_recovery(replicated(3), 0.05, q4_recovery_s))  # SOLUTION
-q4_nines_7days = red.durability_nines(replicated(3), 0.05, 7)  # SOLUTION
+q4_peers = min(rec.recovery_peers(P["q3_osds"], 100, 3), rec.concurrent_recoveries(P["q3_osds"] - 1, 3, 1))  # SOLUTION
+q4_recovery_s = rec.recovery_time(P["q3_fill"] * P["q3_disk_tb"] * 1e12, q4_peers, P["q3_stream_mbs"] * 1e6, 1, 0.1)  # SOLUTION
+q4_nines_ceph = red.nines(rec.annual_loss_with_recovery(replicated(3), P["q4_afr"], q4_recovery_s))  # SOLUTION
+q4_nines_late = red.durability_nines(replicated(3), P["q4_afr"], P["q4_days"])  # SOLUTION
 q4_window_days = rec.window_days(rec.degraded_window(q4_recovery_s))  # SOLUTION
-q4_nines_cluster = red.nines(red.cluster_loss_probability(100, 3333, replicated(3), 0.05, q4_window_days))  # SOLUTION
+q4_pgs = P["q3_osds"] * 100 // 3  # SOLUTION
+q4_nines_cluster = red.nines(red.cluster_loss_probability(P["q3_osds"], q4_pgs, replicated(3), P["q4_afr"], q4_window_days))  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -414,20 +432,28 @@ q4_nines_cluster = red.nines(red.cluster_loss_probability(100, 3333, replicated(
 # # BEGIN TESTS
 
 # %%
-assert all(float(x).is_integer() and 0 <= x <= 30 for x in (q4_nines_ceph, q4_nines_7days, q4_nines_cluster)), \
-    "Nines are whole numbers (red.nines rounds down), and AFR is 0.05, not 5"
+assert all(float(x).is_integer() and 0 <= x <= 30 for x in (q4_nines_ceph, q4_nines_late, q4_nines_cluster)), \
+    "Nines are whole numbers (red.nines rounds down), and an AFR of 5 % is 0.05, not 5"
 
 # %%
-assert q4_nines_ceph > q4_nines_7days, "Letting Ceph heal in minutes must be more durable than waiting 7 days"
+assert q4_nines_ceph > q4_nines_late, "Letting Ceph heal in minutes or hours must be more durable than waiting days"
 
 # %%
 assert q4_nines_cluster < q4_nines_ceph, "Thousands of PGs are thousands of sets of disks that can fail together: a whole cluster has fewer nines than one stripe"
 
 # %%
 # HIDDEN
-_q4_s1 = rec.recovery_time(3e12, 49, 50e6, 1, 0.1)
-assert (q4_nines_ceph, q4_nines_7days) == (red.nines(rec.annual_loss_with_recovery(replicated(3), 0.05, _q4_s1)), red.durability_nines(replicated(3), 0.05, 7)), "Use AFR 0.05 (not 5) for both; the Ceph case adds the recovery seconds to the 600 s window"
-assert q4_nines_cluster == red.nines(red.cluster_loss_probability(100, 3333, replicated(3), 0.05, rec.window_days(600 + _q4_s1))), "The cluster's window is the same 600 s + recovery, in days; 3,333 PGs of size 3 on 100 OSDs"
+from cephlab.course import params as _params
+_p = _params.lab_params("08-failure-and-recovery")
+_n, _afr = _p["q3_osds"], _p["q4_afr"]
+_q4_s1 = rec.recovery_time(_p["q3_fill"] * _p["q3_disk_tb"] * 1e12,
+                           min(rec.recovery_peers(_n, 100, 3), rec.concurrent_recoveries(_n - 1, 3, 1)), _p["q3_stream_mbs"] * 1e6, 1, 0.1)
+assert abs(q4_recovery_s - _q4_s1) < 1e-6, "q4_recovery_s is Q3's recovery time with 1 backfill, in seconds, for your cluster"
+assert (q4_nines_ceph, q4_nines_late) == (red.nines(rec.annual_loss_with_recovery(replicated(3), _afr, _q4_s1)),
+                                          red.durability_nines(replicated(3), _afr, _p["q4_days"])), \
+    "Use your AFR as a fraction (5 % is 0.05) for both; the Ceph case adds the recovery seconds to the 600 s window"
+assert q4_nines_cluster == red.nines(red.cluster_loss_probability(_n, _n * 100 // 3, replicated(3), _afr, rec.window_days(600 + _q4_s1))), \
+    "The cluster's window is the same 600 s + recovery, in days; OSDs x 100 / 3 PGs of size 3 on your OSDs"
 
 # %% [raw]
 # # END TESTS

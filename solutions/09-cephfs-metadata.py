@@ -37,6 +37,12 @@
 # tests:
 #   files: true
 
+# %% tags=["nbval-ignore-output"]
+# Your learner id, once: leave "" on the course hub (it knows you), else type the id your instructor gave you.
+from cephlab.course import params
+LEARNER = params.learner_id("")
+print(f"learner {LEARNER}: the exercises use this learner's numbers")
+
 # %%
 import numpy as np
 import pandas as pd
@@ -132,7 +138,11 @@ clients_plot
 # ## Exercises
 # Answer with `md.seed_table`, `md.seed_serialisation`, `md.seed_service_time`,
 # `md.seed_client_latency`, `md.closed_loop_ops`, `md.saturation_clients` and
-# `md.ops_with_requests`, then run the check cell under each.
+# `md.ops_with_requests`, then run the check cell under each. The numbers in Q2 and Q3 are your own
+# (drawn for your learner id, in `P`): a neighbour's answers are wrong for your notebook.
+
+# %% tags=["nbval-ignore-output"]
+P = params.lab_params("09-cephfs-metadata")
 
 # %% [raw]
 # # BEGIN QUESTION
@@ -182,18 +192,18 @@ assert q1_factor > max(md.seed_serialisation("File Creation"), md.seed_serialisa
 # points: 2
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q2.** In seed 004's run, how many milliseconds did each of the 70 clients wait per file
-# creation in separate directories? If one request's round trip without queueing is 2 ms and the
-# MDS needs the seed's time per creation, from how many clients on does the MDS cap the
-# throughput? Store `q2_wait_ms` and `q2_knee_clients`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q2.** In seed 004's run, how many milliseconds did each of the 70 clients wait per operation
+"{q2_operation}" in separate directories? If one request's round trip without queueing is {q2_rtt_ms} ms and
+the MDS needs the seed's time per operation, from how many clients on does the MDS cap the
+throughput? Store `q2_wait_ms` and `q2_knee_clients`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q2_wait_ms = 1e3 * md.seed_client_latency("File Creation")  # SOLUTION
-q2_knee_clients = md.saturation_clients(0.002, md.seed_service_time("File Creation"))  # SOLUTION
+q2_wait_ms = 1e3 * md.seed_client_latency(P["q2_operation"])  # SOLUTION
+q2_knee_clients = md.saturation_clients(P["q2_rtt_ms"] / 1000, md.seed_service_time(P["q2_operation"]))  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -202,15 +212,18 @@ q2_knee_clients = md.saturation_clients(0.002, md.seed_service_time("File Creati
 # # BEGIN TESTS
 
 # %%
-assert 2 < q2_wait_ms < 1000, "In milliseconds, more than the bare 2 ms round trip: 70 clients queue at the MDS (Little's law)"
+assert P["q2_rtt_ms"] < q2_wait_ms < 1000, "In milliseconds, more than the bare round trip: 70 clients queue at the MDS (Little's law)"
 
 # %%
 assert 1 < q2_knee_clients < 70, "A number of clients, above 1 and below the 70 that saturated the MDS: N* = R0 / S"
 
 # %%
 # HIDDEN
-assert abs(q2_wait_ms - 1e3 * md.seed_client_latency("File Creation")) < 1e-9, "The wait is in milliseconds, from the separate-directory creation rate"
-assert abs(q2_knee_clients - md.saturation_clients(0.002, md.seed_service_time("File Creation"))) < 1e-9, "The round trip is 2 ms = 0.002 s; keep the knee unrounded"
+from cephlab.course import params as _params
+_p = _params.lab_params("09-cephfs-metadata")
+assert abs(q2_wait_ms - 1e3 * md.seed_client_latency(_p["q2_operation"])) < 1e-9, "The wait is in milliseconds, from your operation's separate-directory rate"
+assert abs(q2_knee_clients - md.saturation_clients(_p["q2_rtt_ms"] / 1000, md.seed_service_time(_p["q2_operation"]))) < 1e-9, \
+    "The round trip in seconds (ms / 1000) over your operation's MDS time; keep the knee unrounded"
 
 # %% [raw]
 # # END TESTS
@@ -224,17 +237,18 @@ assert abs(q2_knee_clients - md.saturation_clients(0.002, md.seed_service_time("
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q3.** Same MDS and round trip as Q2. How many creations per second do 4 clients get in
-# private directories, and 70 clients in one shared directory where each creation costs 4 MDS
-# requests? Store `q3_four_private` and `q3_seventy_shared`.
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q3.** Same operation, MDS and round trip as Q2. How many operations per second do {q3_private_clients} clients
+get in private directories, and {q3_shared_clients} clients in one shared directory where each operation costs
+{q3_requests} MDS requests? Store `q3_private` and `q3_shared`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q3_four_private = md.closed_loop_ops(4, 0.002, md.seed_service_time("File Creation"))  # SOLUTION
-q3_seventy_shared = md.ops_with_requests(70, 0.002, md.seed_service_time("File Creation"), 4)  # SOLUTION
+q3_s = md.seed_service_time(P["q2_operation"])  # SOLUTION
+q3_private = md.closed_loop_ops(P["q3_private_clients"], P["q2_rtt_ms"] / 1000, q3_s)  # SOLUTION
+q3_shared = md.ops_with_requests(P["q3_shared_clients"], P["q2_rtt_ms"] / 1000, q3_s, P["q3_requests"])  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -243,15 +257,21 @@ q3_seventy_shared = md.ops_with_requests(70, 0.002, md.seed_service_time("File C
 # # BEGIN TESTS
 
 # %%
-assert q3_four_private > 4, "Creations per second (not per ms): where are 4 clients relative to the knee of Q2?"
+assert q3_private > P["q3_private_clients"], "Operations per second (not per ms): where are your private-directory clients relative to the knee of Q2?"
 
 # %%
-assert 0 < q3_seventy_shared < 70 / 0.002, "Creations per second: saturated clients complete less than one creation per round trip each, and each creation costs 4 MDS requests"
+assert 0 < q3_shared < P["q3_shared_clients"] / (P["q2_rtt_ms"] / 1000), \
+    "Operations per second: saturated clients complete less than one operation per round trip each, and each operation costs several MDS requests"
 
 # %%
 # HIDDEN
-assert abs(q3_four_private - md.closed_loop_ops(4, 0.002, md.seed_service_time("File Creation"))) < 1e-9, "Use md.closed_loop_ops with 4 clients and a 0.002 s round trip"
-assert abs(q3_seventy_shared - 1 / (4 * md.seed_service_time("File Creation"))) < 1e-6, "Saturated: the MDS capacity divided by 4 requests per creation"
+from cephlab.course import params as _params
+_p = _params.lab_params("09-cephfs-metadata")
+_s, _r0 = md.seed_service_time(_p["q2_operation"]), _p["q2_rtt_ms"] / 1000
+assert abs(q3_private - min(_p["q3_private_clients"] / _r0, 1 / _s)) < 1e-6, \
+    "Use md.closed_loop_ops with your private-directory clients, the round trip in seconds and your operation's MDS time"
+assert abs(q3_shared - min(_p["q3_shared_clients"] / (_r0 * _p["q3_requests"]), 1 / (_p["q3_requests"] * _s))) < 1e-6, \
+    "Each operation costs k requests one after the other: k times the round trip and k times the MDS time (md.ops_with_requests)"
 
 # %% [raw]
 # # END TESTS

@@ -35,6 +35,12 @@
 # tests:
 #   files: true
 
+# %% tags=["nbval-ignore-output"]
+# Your learner id, once: leave "" on the course hub (it knows you), else type the id your instructor gave you.
+from cephlab.course import params
+LEARNER = params.learner_id("")
+print(f"learner {LEARNER}: the exercises use this learner's numbers")
+
 # %%
 import numpy as np
 import pandas as pd
@@ -171,7 +177,12 @@ tps_plot
 # %% [markdown]
 # ## Exercises
 # Answer with `models.database` (`db.ceph_commit_ms`, `db.transaction_ms`, `db.closed_loop_tps`,
-# `db.max_tps`, `db.latency_ms`, `db.batch_seconds`), then run the check cell under each.
+# `db.max_tps`, `db.latency_ms`, `db.batch_seconds`), then run the check cell under each. The
+# numbers in Q1-Q4 are your own (drawn for your learner id, in `P`): a neighbour's answers are
+# wrong for your notebook.
+
+# %% tags=["nbval-ignore-output"]
+P = params.lab_params("10-database-on-ceph")
 
 # %% [raw]
 # # BEGIN QUESTION
@@ -179,18 +190,18 @@ tps_plot
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q1.** A pool of size 3 on a LAN: a one-way hop takes 0.1 ms, each OSD spends 0.2 ms of CPU per
-# op and flushes its WAL in 0.5 ms. What is the commit latency of one flush (`q1_commit_ms`)? And
-# if the database's file system needs two flushes per commit, one after the other
-# (`q1_two_flushes_ms`)?
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q1.** A pool of size {q1_size} on a LAN: a one-way hop takes {q1_hop_ms} ms, each OSD spends {q1_cpu_ms} ms of CPU
+per op and flushes its WAL in {q1_flush_ms} ms. What is the commit latency of one flush (`q1_commit_ms`)? And
+if the database's file system needs {q1_flushes} flushes per commit, one after the other
+(`q1_serial_ms`)?""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q1_commit_ms = db.ceph_commit_ms(0.1, 0.5, 0.2, 3)  # SOLUTION
-q1_two_flushes_ms = db.ceph_commit_ms(0.1, 0.5, 0.2, 3, flushes=2)  # SOLUTION
+q1_commit_ms = db.ceph_commit_ms(P["q1_hop_ms"], P["q1_flush_ms"], P["q1_cpu_ms"], P["q1_size"])  # SOLUTION
+q1_serial_ms = db.ceph_commit_ms(P["q1_hop_ms"], P["q1_flush_ms"], P["q1_cpu_ms"], P["q1_size"], flushes=P["q1_flushes"])  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -199,13 +210,17 @@ q1_two_flushes_ms = db.ceph_commit_ms(0.1, 0.5, 0.2, 3, flushes=2)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert 0.1 + 0.2 + 0.5 < q1_commit_ms < 10, "In ms: more than one hop, the CPU and the flush, since the primary also waits for its replicas"
-assert q1_commit_ms < q1_two_flushes_ms, "Serial flushes add up: two cost more than one"
+assert P["q1_hop_ms"] + P["q1_cpu_ms"] + P["q1_flush_ms"] < q1_commit_ms < 20, \
+    "In ms: more than one hop, the CPU and the flush, since the primary also waits for its replicas"
+assert q1_commit_ms < q1_serial_ms, "Serial flushes add up: several cost more than one"
 
 # %%
 # HIDDEN
-assert abs(q1_commit_ms - db.ceph_commit_ms(0.1, 0.5, 0.2, 3)) < 1e-9, "Use db.ceph_commit_ms with hop 0.1, flush 0.5, CPU 0.2 and size 3"
-assert abs(q1_two_flushes_ms - 2 * q1_commit_ms) < 1e-9, "Two serial flushes cost exactly two commits"
+from cephlab.course import params as _params
+_p = _params.lab_params("10-database-on-ceph")
+assert abs(q1_commit_ms - db.ceph_commit_ms(_p["q1_hop_ms"], _p["q1_flush_ms"], _p["q1_cpu_ms"], _p["q1_size"])) < 1e-9, \
+    "Use db.ceph_commit_ms with your hop, flush, CPU and size"
+assert abs(q1_serial_ms - _p["q1_flushes"] * q1_commit_ms) < 1e-9, "Serial flushes cost one commit each"
 
 # %% [raw]
 # # END TESTS
@@ -219,19 +234,20 @@ assert abs(q1_two_flushes_ms - 2 * q1_commit_ms) < 1e-9, "Two serial flushes cos
 # points: 2
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q2.** With that 1.3 ms commit and 2 ms of other work per transaction, how many transactions
-# per second do 4 clients get (`q2_tps_4`), and 20 clients if the database host's CPU caps it at
-# 3,000 tps (`q2_tps_20`)? How long does seed 002's batch of 1,024 transactions take at 4
-# clients (`q2_batch_s`)?
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q2.** With your one-flush commit of Q1 and {q2_other_ms} ms of other work per transaction, how many
+transactions per second do {q2_few} clients get (`q2_tps_few`), and {q2_many} clients if the database host's CPU
+caps it at {q2_cap} tps (`q2_tps_many`)? How long does seed 002's batch of 1,024 transactions take at
+{q2_few} clients (`q2_batch_s`)?""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q2_tps_4 = db.closed_loop_tps(4, db.transaction_ms(2.0, 1.3))  # SOLUTION
-q2_tps_20 = db.closed_loop_tps(20, db.transaction_ms(2.0, 1.3), 3000)  # SOLUTION
-q2_batch_s = db.batch_seconds(1024, q2_tps_4)  # SOLUTION
+q2_txn_ms = db.transaction_ms(P["q2_other_ms"], q1_commit_ms)  # SOLUTION
+q2_tps_few = db.closed_loop_tps(P["q2_few"], q2_txn_ms)  # SOLUTION
+q2_tps_many = db.closed_loop_tps(P["q2_many"], q2_txn_ms, P["q2_cap"])  # SOLUTION
+q2_batch_s = db.batch_seconds(1024, q2_tps_few)  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -240,17 +256,22 @@ q2_batch_s = db.batch_seconds(1024, q2_tps_4)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert 0 < q2_tps_4 < 4 / 0.002, "Transactions per second: each of the 4 clients needs more than the 2 ms of other work per transaction"
+assert 0 < q2_tps_few < P["q2_few"] / (P["q2_other_ms"] / 1000), \
+    "Transactions per second: each client needs more than the other work per transaction"
 
 # %%
-assert q2_tps_4 < q2_tps_20 < 20 / 0.002, "More clients get more tps, each still needing more than 2 ms per transaction; then mind the CPU ceiling"
-assert 1024 / (4 / 0.002) < q2_batch_s < 1024 / 100, "In seconds: 1,024 transactions at the 4-client rate"
+assert q2_tps_few < q2_tps_many < P["q2_many"] / (P["q2_other_ms"] / 1000), \
+    "More clients get more tps, each still needing more than the other work per transaction; then mind the CPU ceiling"
+assert 1024 / (P["q2_few"] / (P["q2_other_ms"] / 1000)) < q2_batch_s < 1024 / 50, "In seconds: 1,024 transactions at the few clients' rate"
 
 # %%
 # HIDDEN
-assert abs(q2_tps_4 - 4000 / 3.3) < 1e-6, "4 clients / 3.3 ms per transaction, in transactions per second"
-assert abs(q2_tps_20 - 3000) < 1e-9, "The CPU ceiling of 3000 tps caps 20 clients"
-assert abs(q2_batch_s - 1024 / (4000 / 3.3)) < 1e-9, "Batch seconds = 1024 / the 4-client tps"
+from cephlab.course import params as _params
+_p = _params.lab_params("10-database-on-ceph")
+_txn = _p["q2_other_ms"] + db.ceph_commit_ms(_p["q1_hop_ms"], _p["q1_flush_ms"], _p["q1_cpu_ms"], _p["q1_size"])
+assert abs(q2_tps_few - _p["q2_few"] * 1000 / _txn) < 1e-6, "Your few clients / (other work + Q1's commit) per transaction, in transactions per second"
+assert abs(q2_tps_many - min(_p["q2_many"] * 1000 / _txn, _p["q2_cap"])) < 1e-6, "The many clients' closed-loop rate, unless the CPU ceiling caps it"
+assert abs(q2_batch_s - 1024 / (_p["q2_few"] * 1000 / _txn)) < 1e-9, "Batch seconds = 1024 / the few clients' tps"
 
 # %% [raw]
 # # END TESTS
@@ -264,19 +285,19 @@ assert abs(q2_batch_s - 1024 / (4000 / 3.3)) < 1e-9, "Batch seconds = 1024 / the
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q3.** Without group commit, each commit needs its own flush. With a 6 ms commit on Ceph, what is
-# the most transactions per second the log allows (`q3_cap`)? A run with 20 clients reports an
-# average of 30 ms per transaction: how many tps is that (`q3_tps_20`, Little's law), and could
-# it happen without group commit (`q3_possible`, True or False)?
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q3.** Without group commit, each commit needs its own flush. With a {q3_commit_ms} ms commit on Ceph, what is
+the most transactions per second the log allows (`q3_cap`)? A run with {q3_clients} clients reports an
+average of {q3_avg_ms} ms per transaction: how many tps is that (`q3_tps`, Little's law), and could
+it happen without group commit (`q3_possible`, True or False)?""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q3_cap = db.max_tps(commit_ms=6.0, group_commit=False)  # SOLUTION
-q3_tps_20 = 20 * 1000 / 30  # SOLUTION
-q3_possible = bool(q3_tps_20 <= q3_cap)  # SOLUTION
+q3_cap = db.max_tps(commit_ms=P["q3_commit_ms"], group_commit=False)  # SOLUTION
+q3_tps = P["q3_clients"] * 1000 / P["q3_avg_ms"]  # SOLUTION
+q3_possible = bool(q3_tps <= q3_cap)  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -285,14 +306,18 @@ q3_possible = bool(q3_tps_20 <= q3_cap)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert 0 < q3_cap < 1000, "Transactions per second with one 6 ms flush at a time: fewer than one per millisecond"
-assert 20 < q3_tps_20 < 20 * 1000, "Little's law: tps = clients / time per transaction, in seconds"
+assert 0 < q3_cap < 1000, "Transactions per second with one multi-millisecond flush at a time: fewer than one per millisecond"
+assert P["q3_clients"] < q3_tps < P["q3_clients"] * 1000, "Little's law: tps = clients / time per transaction, in seconds"
 assert isinstance(q3_possible, (bool, np.bool_)), "Store a boolean (True/False): compare the tps with the cap"
 
 # %%
 # HIDDEN
-assert abs(q3_cap - 1000 / 6) < 1e-9 and abs(q3_tps_20 - 20 / 0.030) < 1e-9, "Cap = 1000 / 6 ms; Little's law with 30 ms = 0.030 s"
-assert isinstance(q3_possible, (bool, np.bool_)) and not q3_possible, "Store a boolean: 667 tps exceeds the one-flush-at-a-time cap"
+from cephlab.course import params as _params
+_p = _params.lab_params("10-database-on-ceph")
+_cap, _tps = 1000 / _p["q3_commit_ms"], _p["q3_clients"] / (_p["q3_avg_ms"] / 1000)
+assert abs(q3_cap - _cap) < 1e-9 and abs(q3_tps - _tps) < 1e-9, "Cap = 1000 / your commit in ms; Little's law with your clients and average in seconds"
+assert isinstance(q3_possible, (bool, np.bool_)) and bool(q3_possible) is (_tps <= _cap), \
+    "Store a boolean: could the reported tps pass the one-flush-at-a-time cap?"
 
 # %% [raw]
 # # END TESTS
@@ -306,18 +331,18 @@ assert isinstance(q3_possible, (bool, np.bool_)) and not q3_possible, "Store a b
 # points: 1
 # all_or_nothing: true
 
-# %% [markdown]
-# **Q4.** Seed 002 measured Ceph about 100× slower than a local SSD. Say the SSD commits in 0.1 ms
-# and a transaction has 1 ms of other work. What commit latency on Ceph (ms) would make one
-# client's transaction 100× slower than on the SSD (`q4_commit_ms`)? Is that closer to a
-# replicated write on a LAN (about 1-2 ms) or to ten HDD flushes in a row (`q4_looks_like`:
-# `"LAN write"` or `"many slow flushes"`)?
+# %% tags=["nbval-ignore-output"]
+params.show("""**Q4.** Seed 002 measured Ceph about 100× slower than a local SSD. Say the SSD commits in {q4_ssd_ms} ms
+and a transaction has {q4_other_ms} ms of other work. What commit latency on Ceph (ms) would make one
+client's transaction {q4_ratio}× slower than on the SSD (`q4_commit_ms`)? Is that closer to a
+replicated write on a LAN (about 1-2 ms) or to ten HDD flushes in a row (`q4_looks_like`:
+`"LAN write"` or `"many slow flushes"`)?""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
-q4_commit_ms = 100 * db.transaction_ms(1.0, 0.1) - 1.0  # SOLUTION
+q4_commit_ms = P["q4_ratio"] * db.transaction_ms(P["q4_other_ms"], P["q4_ssd_ms"]) - P["q4_other_ms"]  # SOLUTION
 q4_looks_like = "many slow flushes" if q4_commit_ms > 20 else "LAN write"  # SOLUTION
 
 # %% [raw]
@@ -327,12 +352,16 @@ q4_looks_like = "many slow flushes" if q4_commit_ms > 20 else "LAN write"  # SOL
 # # BEGIN TESTS
 
 # %%
-assert 0.1 < q4_commit_ms < 100 * (1 + 0.1), "In ms: more than the SSD's commit, less than the whole 100x slower transaction (it has 1 ms of other work)"
+assert P["q4_ssd_ms"] < q4_commit_ms < P["q4_ratio"] * (P["q4_other_ms"] + P["q4_ssd_ms"]), \
+    "In ms: more than the SSD's commit, less than the whole slower transaction (it has other work too)"
 assert q4_looks_like in ("LAN write", "many slow flushes"), "Answer with one of the two strings exactly"
 
 # %%
 # HIDDEN
-assert abs(q4_commit_ms - (100 * (1.0 + 0.1) - 1.0)) < 1e-9, "The commit in ms that makes 1 ms + commit equal 100 x 1.1 ms"
+from cephlab.course import params as _params
+_p = _params.lab_params("10-database-on-ceph")
+assert abs(q4_commit_ms - (_p["q4_ratio"] * (_p["q4_other_ms"] + _p["q4_ssd_ms"]) - _p["q4_other_ms"])) < 1e-9, \
+    "The commit in ms that makes other work + commit equal your ratio x (other work + the SSD's commit)"
 assert isinstance(q4_looks_like, str) and q4_looks_like == "many slow flushes", "A healthy replicated write costs a few ms; a commit of over 100 ms means something much slower in the path"
 
 # %% [raw]

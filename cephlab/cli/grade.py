@@ -37,8 +37,8 @@ def register(sub):
     who = p.add_mutually_exclusive_group()
     who.add_argument("--learner-from-folder", action="store_true",
                      help="grade each notebook as the learner its folder is named after "
-                          "(submissions/<learner>/NN-topic.ipynb): the per-learner parameters of labs "
-                          "03 and 05 then come from where you collected it, not from the id typed in it")
+                          "(submissions/<learner>/NN-topic.ipynb): the per-learner parameters "
+                          "then come from where you collected it, not from the id typed in it")
     who.add_argument("--learner", metavar="ID", help="grade every notebook given as this learner")
     p.add_argument("--no-sandbox", action="store_true",
                    help="run learners' code without the sandbox, as you, with your files and network "

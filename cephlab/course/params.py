@@ -34,6 +34,28 @@ _recorded: str | None = None     # the id the notebook's first cell gave (learne
 
 # lab -> {parameter: choices}. Names start with the question they belong to (q1_...).
 SPECS: dict[str, dict] = {
+    "00-welcome": {
+        "q2_net_ms": [0.02, 0.05, 0.1, 0.15, 0.2, 0.3],     # one network hop
+        "q2_disk_ms": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0],  # every disk's commit
+        "q2_osd_ms": [0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0],  # OSD work per op
+        "q2_size": [2, 3, 4, 5],
+        "q3_net_ms": [0.02, 0.05, 0.1, 0.2],
+        "q3_osd_ms": [0.2, 0.3, 0.5, 0.8, 1.0],
+        "q3_size": [2, 3, 4, 5],
+        "q3_slow": ["7.2k SATA HDD", "10k SAS HDD", "15k SAS HDD"],   # the one slow replica's disk
+        "q4_size": [3, 4, 5, 6],                     # Q2's parts, another size (size 2 saves one disk commit)
+    },
+    "02-placement": {
+        "q1_pool": range(2, 40),
+        "q1_pg_num": [16, 32, 64, 128, 256],
+        "q1_object": ["hello", "vm-disk-0001", "photo.jpg", "rbd_data.1f2a", "backup.tar", "index.html",
+                      "mail-42", "log-2026-11", "thumbnail-7", "report.pdf"],
+        "q2_osds": [n for n in range(12, 301, 2) if n not in (10, 40, 100)],   # the layouts table shows 10, 40, 100
+        "q2_size": [2, 3, 4],
+        "q3_osds": range(4, 13),
+        "q3_small": [8, 16, 32],
+        "q3_big": [64, 128, 256, 512],
+    },
     "03-disk-iops": {
         "q1_disks": range(6, 16, 3),                 # SAS data disks (3 per node)
         "q1_disk_iops": range(450, 751, 50),         # each disk's random-write IOPS
@@ -51,6 +73,34 @@ SPECS: dict[str, dict] = {
         "q4_cores": range(6, 41),                    # per server
         "q5_read_iops": range(6000, 14001, 250),
         "q5_write_iops": range(600, 1501, 25),
+        "q6_rpm": [5400, 7200, 10000, 15000],
+        # not 8.5, 4.5 or 3.5 ms: models.iops.hdd_iops's docstring works those through
+        "q6_seek_ms": [3.0, 4.0, 5.0, 5.5, 6.0, 6.5, 7.0, 7.5, 8.0, 9.0, 9.5, 10.0],
+    },
+    "04-throttles": {
+        "q1_low": [0.2, 0.3, 0.4, 0.5],
+        "q1_high": [0.7, 0.8, 0.9],
+        "q1_fill": [0.92, 0.94, 0.95, 0.96, 0.98],    # above every high
+        "q1_throughput": [100, 150, 200, 250, 300, 400, 500],
+        "q1_high_multiple": [1, 2, 3, 4],
+        "q1_max_multiple": [8, 10, 12, 16, 20],
+        # not 300: its cap with the example learner's multiple (60/s) is a number printed above Q2
+        "q2_throughput": [120, 150, 180, 240, 250, 320, 360, 400, 450],
+        "q2_multiple": range(2, 21),
+        "q5_kib": [8, 12, 16, 20, 24, 32, 40, 48, 56],  # not 4: the table above shows 4 KiB
+        "q5_budget_mib": [32, 64, 96, 128, 256],
+    },
+    "06-capacity": {
+        "q1_vms": range(100, 2001, 50),
+        "q1_disk_gib": [50, 100, 150, 200, 300, 500],
+        "q1_thin": [1.5, 2.0, 2.5, 3.0, 4.0],
+        "q1_size": [2, 3, 4],
+        "q3_osd_gib": [4, 6, 8, 10, 12, 16],
+        # the 96 copies of a 32-PG size-3 pool over 4 OSDs, none of them even (CRUSH's spread at 24 PGs/OSD)
+        "q3_pgs": [(a, b, c, 96 - a - b - c) for a in range(18, 31) for b in range(18, 31) for c in range(18, 31)
+                   if 18 <= 96 - a - b - c <= 30 and max(a, b, c, 96 - a - b - c) > 24
+                   and (a, b, c) != (19, 28, 26)],   # the table above shows 19 : 28 : 26 : 23
+        "q4_hosts": [n for n in range(4, 31) if n != 10],   # the seed's example is 10
     },
     "05-threads": {
         "q1_clients": range(50, 501, 10),
@@ -81,6 +131,44 @@ SPECS: dict[str, dict] = {
         "q5_k": range(2, 11),
         "q5_m": range(1, 5),
         "q5_failed": range(1, 4),                     # OSDs of one PG that go down
+    },
+    "07-write-amplification": {
+        "q2_small_kib": [8, 12, 16, 24, 32, 48],        # deferred on HDD (< 64 KiB); not 4: the table above shows it
+        "q2_big_kib": [128, 256, 512, 1024, 2048],      # direct; not 64: the table above shows it
+        "q2_replicas": [2, 3, 4],
+        "q5_client_tb": [x / 2 for x in range(1, 41) if x != 4],   # 0.5 .. 20 TB/day, not the seed's 2
+    },
+    "08-failure-and-recovery": {
+        "q3_osds": [n for n in range(60, 401, 20) if n != 100],   # the plots above show 100 OSDs
+        "q3_disk_tb": [2, 4, 6, 8, 10, 12, 16],
+        "q3_fill": [0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.85],
+        "q3_stream_mbs": [20, 30, 40, 60, 80, 100, 150],  # per PG stream; the bottleneck changes with it
+        "q4_afr": [0.02, 0.03, 0.04, 0.06, 0.08, 0.1],
+        "q4_days": range(3, 15),
+    },
+    "09-cephfs-metadata": {
+        "q2_operation": ["File Creation", "File Removal", "Directory Creation", "Directory Removal", "File Rename"],
+        "q2_rtt_ms": [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0],   # one request's round trip without queueing
+        "q3_private_clients": range(2, 9),
+        "q3_shared_clients": range(30, 101, 5),
+        "q3_requests": [2, 3, 4, 5, 6],                     # MDS requests per operation in a shared folder
+    },
+    "10-database-on-ceph": {
+        "q1_hop_ms": [0.05, 0.1, 0.15, 0.2, 0.3],
+        "q1_cpu_ms": [0.1, 0.2, 0.3, 0.4, 0.5],
+        "q1_flush_ms": [0.2, 0.3, 0.5, 0.8, 1.0, 1.5, 2.0],
+        "q1_size": [2, 3, 4],
+        "q1_flushes": [2, 3, 4],
+        "q2_other_ms": [1.5, 2.0, 2.5, 3.0, 4.0],     # with q2_few <= 6: the few clients stay under any cap
+        "q2_few": range(2, 7),
+        "q2_many": range(16, 65, 4),
+        "q2_cap": [3000, 4000, 5000, 6000, 8000],      # the database host's CPU ceiling (tps)
+        "q3_commit_ms": [3, 4, 5, 6, 8, 10, 12],
+        "q3_clients": range(8, 41, 2),
+        "q3_avg_ms": range(20, 81, 5),
+        "q4_ssd_ms": [0.05, 0.1, 0.2, 0.3],
+        "q4_other_ms": [0.5, 1.0, 1.5, 2.0],
+        "q4_ratio": [50, 80, 100, 120, 150],
     },
     "11-containers-and-cephadm": {
         "q1_osd": range(4, 64),                       # the redeployed OSD (the table above shows osd.3)

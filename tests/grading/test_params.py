@@ -1,12 +1,13 @@
-"""Per-learner parameters through the real grader (issue 14, item 6e): a student notebook of labs
-01, 03, 05 and 11 answered with the values that are right for bob's parameters (literals, as a learner
+"""Per-learner parameters through the real grader (issue 14, item 6e): a student notebook of every lab
+answered with the values that are right for bob's parameters (literals, as a learner
 who computed them would leave them; bob's id typed in the first cell) gets full marks when graded
 as bob — from the id in the notebook, or from $CEPHLAB_LEARNER=bob — and 0 when the instructor
 grades it as alice ($CEPHLAB_LEARNER=alice): copied answers fail for another learner. And with
 `cephlab grade --learner-from-folder`, the same notebook handed in under alice's folder scores 0:
-typing bob's id into it does not borrow bob's parameters. A lab's own-experiment question (not
-parameterised: lab 01's Q6, lab 11's Q5) keeps the solution's code, right for every learner; the
-zero scores are those of the parameterised questions.
+typing bob's id into it does not borrow bob's parameters. A lab's own-experiment question and
+the other questions that are not parameterised (tests/unit/test_params.py says which) keep the
+solution's code, right for every learner; the zero scores are those of the parameterised
+questions.
 
 The values are computed in-process from the solution's own cells (tests/unit/test_params.py's
 notebook_as); the gradings are otter run in the sandbox, as `cephlab grade` runs them."""

@@ -3,8 +3,8 @@ OK_FORMAT = True
 test = {   'all_or_nothing': True,
     'name': 'q3',
     'points': 2,
-    'suites': [   {   'cases': [   {   'code': ">>> assert q3_factor_16 > q3_factor_128 > 1, 'Factors are fullest / average, above 1, and more PGs must give a smaller excess: use "
-                                               "pl.fullest_factor(pg_num, size=3, osds=4)'\n",
+    'suites': [   {   'cases': [   {   'code': ">>> assert q3_factor_small > q3_factor_big > 1, 'Factors are fullest / average, above 1, and more PGs must give a smaller excess: use "
+                                               "pl.fullest_factor(pg_num, size=3, osds=...)'\n",
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': ">>> assert 1 < q3_pgs_to_halve < 20, 'A factor of PGs per OSD, more than 1: the excess shrinks like std / mean of the PG count per OSD'\n",

@@ -3,8 +3,8 @@ OK_FORMAT = True
 test = {   'all_or_nothing': True,
     'name': 'q2',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': ">>> assert 0 < q2_max_ops < 200, 'A rate in transactions per second, below the expected throughput once every transaction waits; the rate is 1 / "
-                                               "delay'\n",
+    'suites': [   {   'cases': [   {   'code': ">>> assert 0 < q2_max_ops < P['q2_throughput'], 'A rate in transactions per second, below the expected throughput once every transaction waits; the "
+                                               "rate is 1 / delay'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -3,8 +3,8 @@ OK_FORMAT = True
 test = {   'all_or_nothing': True,
     'name': 'q1',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': ">>> assert 500 * 200 / 2.5 < q1_usable_gib < 500 * 200, 'In GiB: more than the thin-provisioned data (the 0.7 fill leaves headroom), less than every "
-                                               "VM disk full'\n"
+    'suites': [   {   'cases': [   {   'code': ">>> assert P['q1_vms'] * P['q1_disk_gib'] / P['q1_thin'] < q1_usable_gib < P['q1_vms'] * P['q1_disk_gib'], 'In GiB: more than the thin-provisioned "
+                                               "data (the 0.7 fill leaves headroom), less than every VM disk full'\n"
                                                ">>> assert q1_usable_gib < q1_raw_gib < 10 * q1_usable_gib, 'Raw space is usable space times the replica count'\n",
                                        'hidden': False,
                                        'locked': False}],

@@ -3,7 +3,7 @@ OK_FORMAT = True
 test = {   'all_or_nothing': True,
     'name': 'q4',
     'points': 1,
-    'suites': [   {   'cases': [   {   'code': ">>> assert 0 < q4_max_fill < cap.NEARFULL, 'A fill ratio below nearfull: the same data on 9 hosts instead of 10 fills each of them more'\n"
+    'suites': [   {   'cases': [   {   'code': ">>> assert 0 < q4_max_fill < cap.NEARFULL, 'A fill ratio below nearfull: the same data on one host fewer fills each survivor more'\n"
                                                ">>> assert isinstance(q4_seed_is_safe, (bool, np.bool_)) and q4_seed_is_safe == (0.7 <= q4_max_fill), 'Store a boolean: compare 0.7 with your "
                                                "answer'\n",
                                        'hidden': False,

@@ -1,0 +1,18 @@
+OK_FORMAT = True
+
+test = {   'all_or_nothing': True,
+    'name': 'q7',
+    'points': 2,
+    'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(my_threads, (int, np.integer)) and 2 <= my_threads <= 32, 'Choose a whole number of writes in flight from 2 to 32'\n",
+                                       'hidden': False,
+                                       'locked': False},
+                                   {   'code': '>>> assert 0 < q7_iops_ratio <= 4 and 0 < q7_latency_ratio <= 20, "Give fractions of the 16-thread run (your run\'s figure / its figure), not IOPS or '
+                                               'milliseconds"\n'
+                                               '>>> assert abs(q7_latency_ratio * q7_iops_ratio - my_threads / 16) < 1e-06, "Little\'s law: latency = writes in flight / IOPS, so (latency ratio) x '
+                                               '(IOPS ratio) = (your writes in flight) / 16"\n',
+                                       'hidden': False,
+                                       'locked': False}],
+                      'scored': True,
+                      'setup': '',
+                      'teardown': '',
+                      'type': 'doctest'}]}
