@@ -244,8 +244,8 @@ the queue is {q1_fill_pct} % full? Store it in `q1_delay_s`.""", {**P, "q1_fill_
 # # BEGIN SOLUTION
 
 # %%
-q1_delay_s = float(thr.backoff_delay(P["q1_fill"], low=P["q1_low"], high=P["q1_high"], expected_throughput=P["q1_throughput"],  # SOLUTION
-                                     high_multiple=P["q1_high_multiple"], max_multiple=P["q1_max_multiple"]))  # SOLUTION
+q1_multiples = {"high_multiple": P["q1_high_multiple"], "max_multiple": P["q1_max_multiple"]}  # SOLUTION
+q1_delay_s = float(thr.backoff_delay(P["q1_fill"], low=P["q1_low"], high=P["q1_high"], expected_throughput=P["q1_throughput"], **q1_multiples))  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -290,8 +290,7 @@ so this is also the client IOPS ceiling.)""", P)
 # # BEGIN SOLUTION
 
 # %%
-q2_max_ops = float(thr.max_rate(0.0, low=0.0, high=0.0, expected_throughput=P["q2_throughput"],  # SOLUTION
-                                 high_multiple=P["q2_multiple"], max_multiple=P["q2_multiple"]))  # SOLUTION
+q2_max_ops = float(thr.max_rate(0.0, low=0.0, high=0.0, expected_throughput=P["q2_throughput"], high_multiple=P["q2_multiple"], max_multiple=P["q2_multiple"]))  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
