@@ -66,14 +66,14 @@ def summary(rounds: pd.DataFrame) -> pd.DataFrame:
 
 def model(points: pd.DataFrame, read_pcts=None):
     """{read %: IOPS} of the harmonic model fed with the measured ends (0 % and 100 % reads)."""
-    read, write = points.loc[100, "median IOPS"], points.loc[0, "median IOPS"]
+    write, read, _ = ends(points)
     pcts = points.index if read_pcts is None else read_pcts
     return {p: float(iops.mixed_iops(read, write, p / 100)) for p in pcts}
 
 
 def linear(points: pd.DataFrame, pct):
     """The negative control: IOPS interpolated linearly between the ends."""
-    read, write = points.loc[100, "median IOPS"], points.loc[0, "median IOPS"]
+    write, read, _ = ends(points)
     return pct / 100 * read + (1 - pct / 100) * write
 
 

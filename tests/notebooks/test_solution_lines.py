@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from cephlab.course.grading import SOLUTION_TAIL
+
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]-*.py"))
-MARK = re.compile(r"#\s*SOLUTION\s*$")
 
 
 def open_brackets(code):
@@ -21,8 +22,8 @@ def continued(text):
     """[(line number, line)] of the `# SOLUTION` lines whose statement goes on to the next line."""
     found = []
     for n, line in enumerate(text.splitlines(), 1):
-        code = MARK.sub("", line).rstrip()
-        if MARK.search(line) and (open_brackets(code) > 0 or code.endswith("\\")):
+        code = SOLUTION_TAIL.sub("", line).rstrip()
+        if SOLUTION_TAIL.search(line) and (open_brackets(code) > 0 or code.endswith("\\")):
             found.append((n, line.strip()))
     return found
 
