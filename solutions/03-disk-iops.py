@@ -697,13 +697,21 @@ run.check("my_iops_ratio", my_iops_ratio, "iops_ratio",
 #
 # The model's inputs are the measured ends, so the check tests only the *shape*. Its tolerance is
 # the run's own noise: the largest spread (max − min over the three rounds, relative to the
-# median) of the two ends, which the prediction inherits, plus the point's own spread. The
-# negative control is the plausible wrong shape "IOPS mix linearly" (*f·R + (1−f)·W*), which
-# reads would follow if they used resources the writes leave idle.
+# median) of the two ends, which the prediction inherits, plus the point's own spread. Below the
+# model it allows more, for one effect the harmonic mean leaves out and that can only slow a mix
+# (explained after the plot): a read waits while a write to its object is in flight. The extra room
+# is that wait's upper bound from the physics, not the gap seen: with 16 I/Os in flight on the
+# image's 64 objects, the writes in flight follow from their share of the time, a read meets one
+# on its object with probability *p = 1 − (1 − 1/64)^writes*, and it waits at most one whole write
+# (`readmix.lock_wait_allowance`). The negative control is the plausible wrong shape "IOPS mix
+# linearly" (*f·R + (1−f)·W*), which reads would follow if they used resources the writes leave
+# idle; it lies above the model, where there is no extra room. The mixes stop at 70 % reads: the
+# wait's bound is widest where reads dominate, and at 90 % it comes close to the gap between the
+# two shapes, so with a few seconds per point the check could not tell them apart there.
 
 # %% tags=["nbval-ignore-output"]
 image = readmix.prepare(lab, pool)
-mix_rounds = readmix.sweep(c, pool, image, read_pcts=(0, 50, 70, 90, 100), rounds=3, seconds=3,
+mix_rounds = readmix.sweep(c, pool, image, read_pcts=(0, 30, 50, 70, 100), rounds=3, seconds=3,
                            progress=lambda runs: tqdm(runs, desc="fio randrw, 8 KiB"))
 mix = readmix.summary(mix_rounds)
 mix_cmp = readmix.compare(mix)
@@ -746,7 +754,8 @@ conclusions.render("""
 # write to that object is in flight (`ObjectContext::get_read` in `src/osd/osd_types.h`, v16.2.15:
 # the object's read/write lock, taken by `PrimaryLogPG` for every client op), so a mix
 # can fall below the harmonic mean, more so the more reads there are to wait and the fewer
-# objects the I/Os spread over (a smaller image makes the gap grow).
+# objects the I/Os spread over (a smaller image makes the gap grow). The check's extra room below
+# the model is this wait at its largest; the table's tolerance column shows it per point.
 
 # %% [markdown]
 # ## What the model said, what the cluster did

@@ -37,3 +37,14 @@ def test_a_negative_control_must_fail_the_same_tolerance():
 def test_rows_without_controls_keep_the_old_table():
     cmp = Comparison().add("x", model=1, measured=1)
     assert "control" not in cmp.table().columns and cmp.rows[0].control_fails is None
+
+
+def test_room_below_the_model_is_one_sided():
+    cmp = Comparison()
+    cmp.add("mix", model=100, measured=70, rel_tol=0.1, below=0.25)
+    cmp.add("mix", model=100, measured=120, rel_tol=0.1, below=0.25)
+    cmp.add("mix", model=100, measured=60, rel_tol=0.1, below=0.25)
+    assert [r.agrees for r in cmp.rows] == [True, False, False]
+    assert cmp.rows[0].tolerance == "-35%/+10%"
+    with pytest.raises(ValueError, match="below"):
+        cmp.add("mix", model=100, measured=70, below=1.5)

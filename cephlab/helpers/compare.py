@@ -15,6 +15,10 @@ plausibly wrong model, and the same tolerance must reject it:
             control=("no recovery sleep", 0.3))
 The table gains "control" and "control fails"; assert_agree also fails when a control passes
 (the tolerance is too wide to tell the model from the wrong one).
+
+A known effect the model leaves out, which can only pull the measurement one way, widens that
+side alone: `below=0.24` accepts down to model x (1 - rel_tol - 0.24), and the tolerance column
+reads "-34%/+10%". The allowance must come from the physics of the effect, never from the gap.
 """
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ class Row:
     why: str = ""          # the stated reason for an expected gap (printed on failure)
     upper_bound: bool = False   # the model is a ceiling: only measured above it disagrees
     control: tuple[str, float] | None = None   # (label, value) of a plausibly wrong model
+    below: float = 0.0     # extra room under the model for a one-way effect it leaves out
 
     @property
     def ratio(self):
@@ -40,14 +45,20 @@ class Row:
 
     @property
     def tolerance(self):
-        return f"<= +{self.rel_tol:.0%}" if self.upper_bound else f"±{self.rel_tol:.0%}"
+        if self.upper_bound:
+            return f"<= +{self.rel_tol:.0%}"
+        if self.below:
+            return f"-{self.rel_tol + self.below:.0%}/+{self.rel_tol:.0%}"
+        return f"±{self.rel_tol:.0%}"
 
     def _agrees_with(self, model: float) -> bool:
         if self.upper_bound:
             return self.measured <= model * (1 + self.rel_tol)
         if model == 0:
             return abs(self.measured) <= self.rel_tol
-        return abs(self.measured - model) <= self.rel_tol * abs(model)
+        low = model * (1 - self.rel_tol - self.below) if model > 0 else model * (1 + self.rel_tol)
+        high = model * (1 + self.rel_tol) if model > 0 else model * (1 - self.rel_tol - self.below)
+        return low <= self.measured <= high
 
     @property
     def agrees(self) -> bool:
@@ -70,9 +81,11 @@ class Comparison:
     def __init__(self):
         self.rows = []
 
-    def add(self, quantity, model, measured, unit="", rel_tol=0.1, why="", control=None):
+    def add(self, quantity, model, measured, unit="", rel_tol=0.1, why="", control=None, below=0.0):
+        if not 0 <= below < 1:
+            raise ValueError(f"below must be in [0, 1), got {below}")
         self.rows.append(Row(quantity, float(model), float(measured), unit, rel_tol, why,
-                             control=_control(control)))
+                             control=_control(control), below=float(below)))
         return self
 
     def add_bound(self, quantity, bound, measured, unit="", rel_tol=0.0, why="", control=None):

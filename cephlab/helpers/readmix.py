@@ -12,8 +12,14 @@ the spread over the rounds is the run's own noise.
 The model is iops.mixed_iops (a weighted harmonic mean) fed with the *measured* ends of the
 curve, 0 % and 100 % reads: the points in between are its predictions. Its tolerance comes from
 the spread: the prediction inherits the ends' noise and the point carries its own, so a point may
-differ by the largest relative spread of the ends plus its own. The negative control is the
-plausible wrong model "IOPS mix linearly" (f x R + (1 - f) x W): it must fall outside.
+differ by the largest relative spread of the ends plus its own. Below the model there is more
+room, for the one effect the harmonic mean leaves out and that can only slow the mix: a read of an
+object with a write in flight waits for it (the object's read/write lock, ObjectContext::get_read
+in src/osd/osd_types.h). lock_wait_allowance bounds it from the physics: with `iodepth` I/Os in
+flight on `objects` objects, the share of the device's time the writes hold gives the writes in
+flight, a read meets one on its object with probability p = 1 - (1 - 1/objects)^writes, and it waits
+at most one whole write (1/W). The negative control is the plausible wrong model "IOPS mix
+linearly" (f x R + (1 - f) x W): it must fall outside.
 """
 from __future__ import annotations
 
@@ -26,9 +32,12 @@ from cephlab.helpers.waf import prefill_image
 from models import iops
 
 READ_PCTS = (0, 30, 50, 70, 90, 100)
+IODEPTH = 16          # fio's I/Os in flight (sweep)
+IMAGE_MIB = 256       # the image prepare() writes
+OBJECT_MIB = 4        # RBD's default object size
 
 
-def prepare(lab, pool, image="mix", size_mib=256):
+def prepare(lab, pool, image="mix", size_mib=IMAGE_MIB):
     """An RBD image (removed by the lab's cleanup) written in full once, so reads hit data (64
     objects of 4 MiB: few enough I/Os in flight meet on one object), and
     librbd's cache off for the lab's clients (restored by the cleanup): with Pacific's default
@@ -40,7 +49,7 @@ def prepare(lab, pool, image="mix", size_mib=256):
     return image
 
 
-def sweep(cluster, pool, image, read_pcts=READ_PCTS, rounds=3, seconds=3, bs=8192, iodepth=16,
+def sweep(cluster, pool, image, read_pcts=READ_PCTS, rounds=3, seconds=3, bs=8192, iodepth=IODEPTH,
           progress=None) -> pd.DataFrame:
     """One fio randrw run per (round, read %): a frame with columns round, read %, IOPS, read
     IOPS, write IOPS and mean latency. progress: a tqdm-like wrapper for the runs, or None."""
@@ -82,7 +91,23 @@ def tolerance(points: pd.DataFrame, pct):
     return float(max(points.loc[0, "spread"], points.loc[100, "spread"]) + points.loc[pct, "spread"])
 
 
-def compare(points: pd.DataFrame) -> Comparison:
+def lock_wait_allowance(points: pd.DataFrame, pct, iodepth=IODEPTH, objects=IMAGE_MIB // OBJECT_MIB):
+    """The largest relative IOPS loss from reads waiting on a write to their object (see the
+    module's docstring): 1 - t / (t + f p / W), with t = f/R + (1-f)/W the harmonic model's time
+    per I/O and p the chance that a read meets a write in flight on its object."""
+    if not 0 <= pct <= 100:
+        raise ValueError(f"pct must be in [0, 100] (read %), got {pct}")
+    if iodepth < 1 or objects < 1:
+        raise ValueError(f"iodepth and objects must be >= 1, got {iodepth} and {objects}")
+    write, read, _ = ends(points)
+    f = pct / 100
+    t = f / read + (1 - f) / write
+    writes_in_flight = iodepth * ((1 - f) / write) / t
+    p = 1 - (1 - 1 / objects) ** writes_in_flight
+    return float(1 - t / (t + f * p / write))
+
+
+def compare(points: pd.DataFrame, iodepth=IODEPTH, objects=IMAGE_MIB // OBJECT_MIB) -> Comparison:
     """A row per read percentage strictly between the ends."""
     cmp = Comparison()
     predicted = model(points)
@@ -92,7 +117,9 @@ def compare(points: pd.DataFrame) -> Comparison:
             continue
         cmp.add(f"IOPS at {pct} % reads", model=predicted[pct], measured=points.loc[pct, "median IOPS"],
                 unit="IOPS", rel_tol=tolerance(points, pct),
-                why=f"the spread over {n} rounds: the ends' (inherited by the model) plus this point's own",
+                below=lock_wait_allowance(points, pct, iodepth, objects),
+                why=f"the spread over {n} rounds (the ends' and this point's), and below the model "
+                    "a read's wait for a write in flight on its object",
                 control=("IOPS mix linearly", linear(points, pct)))
     return cmp
 
