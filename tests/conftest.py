@@ -1,6 +1,9 @@
 """Shared fixtures. `lab_cluster`: the ONE real mini Ceph cluster of this test session, started on
 first use and shared with the solution notebooks (see tests/notebook_plugin.py for its name, size
-and life cycle)."""
+and life cycle). `otter_assigned`: one `otter assign` of every solution for the session, shared
+by the grading tests and the student-version check (each assign takes ~10 s)."""
+from pathlib import Path
+
 import pytest
 
 from tests.notebook_plugin import TEST_OSDS, shared_cluster, test_cluster_name  # noqa: F401
@@ -9,3 +12,22 @@ from tests.notebook_plugin import TEST_OSDS, shared_cluster, test_cluster_name  
 @pytest.fixture(scope="session")
 def lab_cluster():
     return shared_cluster()
+
+
+@pytest.fixture(scope="session")
+def otter_assigned(tmp_path_factory):
+    """{lab stem: the folder of a fresh otter assign of its solution (student/, autograder/), or
+    the GradingError}: made once, two at a time, in children forked from this process."""
+    from cephlab.course import grading
+    from cephlab.course.notebooks import solution_notebooks
+    work = tmp_path_factory.mktemp("otter-assign")
+    zips = grading.assign_many(solution_notebooks(), work, parallel=2)
+    return {Path(s).stem: (z if isinstance(z, Exception) else z.parent.parent) for s, z in zips.items()}
+
+
+def assigned_zip(otter_assigned, lab):
+    """The lab's autograder zip from otter_assigned (its error raised)."""
+    folder = otter_assigned[lab]
+    if isinstance(folder, Exception):
+        raise folder
+    return sorted((folder / "autograder").glob("*.zip"))[-1]

@@ -16,6 +16,10 @@ import pytest
 TEST_OSDS = 4
 PREFIX = "pytest-"
 _shared = {}
+# Labs whose student version ran top to bottom on the cephadm cluster in this session
+# (tests/cephadm/test_labs.py): the native run of the same notebook adds little but minutes, so
+# tests/notebooks/test_labs.py skips it; the native solution run still covers the native backend.
+STUDENT_RAN_ON_CEPHADM: set[str] = set()
 
 
 def test_cluster_name(suffix=""):
@@ -87,3 +91,24 @@ def pytest_sessionfinish(session, exitstatus):
     keep = os.environ.get("CEPHLAB_KEEP_TEST_CLUSTER") == "1"
     teardown.attempt(f"{'close' if keep else 'stop'} the test cluster {cluster.name}",
                      cluster.close if keep else cluster.stop)
+
+
+_seconds_by_part: dict[str, float] = {}
+
+
+def _part(nodeid: str) -> str:
+    """'tests/grading', 'solutions', ...: where CI's time goes, a line each."""
+    head = nodeid.split("::")[0].split("/")
+    return "/".join(head[:2]) if head[0] == "tests" and len(head) > 2 else head[0]
+
+
+def pytest_runtest_logreport(report):
+    _seconds_by_part[_part(report.nodeid)] = _seconds_by_part.get(_part(report.nodeid), 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not _seconds_by_part:
+        return
+    terminalreporter.write_sep("-", "seconds per part of the suite (setup + call + teardown)")
+    for part, seconds in sorted(_seconds_by_part.items(), key=lambda kv: -kv[1]):
+        terminalreporter.write_line(f"{seconds:8.1f}  {part}")

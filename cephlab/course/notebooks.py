@@ -73,13 +73,14 @@ def _normalise(nb_path):
     nb_path.write_text(json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
 
 
-def generate_student(solution, labs_dir=LABS, autograder_dir=AUTOGRADER):
-    """Write labs_dir/<stem>/<stem>.ipynb (+ tests/) from one solution; returns the folder."""
+def generate_student(solution, labs_dir=LABS, autograder_dir=AUTOGRADER, assigned=None):
+    """Write labs_dir/<stem>/<stem>.ipynb (+ tests/) from one solution; returns the folder.
+    assigned: the folder of an `otter assign` of this solution already made (the tests make one
+    per lab and share it), read and left as it is; None runs otter assign here."""
     solution = Path(solution).resolve()
     stem = solution.stem
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "dist"
-        otter_assign(solution, out)
+        out = Path(assigned) if assigned else otter_assign(solution, Path(tmp) / "dist")
         target = Path(labs_dir) / stem
         if target.exists():
             shutil.rmtree(target)

@@ -78,10 +78,18 @@ def lab_page(browser, jupyterlab):
 def pytest_terminal_summary(terminalreporter):
     if not TIMINGS:
         return
-    lines = ["what | slider | key | ms"]
+    # one line per (what, slider, key): the sweeps repeat a move a dozen times, and a line each
+    # pushed the rest of the summary (the slowest tests) out of CI's visible log
+    groups: dict[tuple, list] = {}
     for t in TIMINGS:
-        lines.append(f"{t['what']} | {t.get('slider', '')} | {t.get('key', '')} | "
-                     + ("no new plot" if t["ms"] is None else f"{t['ms']:.0f}"))
+        groups.setdefault((t["what"], t.get("slider", ""), t.get("key", "")), []).append(t["ms"])
+    lines = ["what | slider | key | n | median ms | max ms"]
+    for (what, slider, key), values in groups.items():
+        ms = sorted(v for v in values if v is not None)
+        shown = f"{ms[len(ms) // 2]:.0f} | {ms[-1]:.0f}" if ms else "no new plot | -"
+        missed = len(values) - len(ms)
+        lines.append(f"{what} | {slider} | {key} | {len(values)} | {shown}"
+                     + (f" ({missed} without a new plot)" if ms and missed else ""))
     moves = sorted(t["ms"] for t in TIMINGS if "slider" in t and t["ms"] is not None)
     if moves:
         p95 = moves[min(len(moves) - 1, round(0.95 * (len(moves) - 1)))]

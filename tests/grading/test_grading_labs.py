@@ -4,9 +4,9 @@ question answered (its lines taken from the solution) exactly that question's po
 notebook of literals copied from the public tests and the outputs above each question at most
 copied_literals.BOUND of the lab's points (issue 14, item 6c).
 
-When the first test asks, one batch of otter assigns (fresh autograders, so a stale build/ cannot
-hide a broken lab) then one batch of all gradings run, two at a time, in children forked from
-this process (cephlab.course.grading.assign_many, run_gradings)."""
+When the first test asks, the session's otter assigns (tests/conftest.py otter_assigned: fresh
+autograders, so a stale build/ cannot hide a broken lab) then one batch of all gradings run, two
+at a time, in children forked from this process (cephlab.course.grading.assign_many, run_gradings)."""
 import os
 import subprocess
 import sys
@@ -17,6 +17,7 @@ import pytest
 
 from cephlab.course import grading
 from cephlab.course.notebooks import LABS, ROOT, solution_notebooks
+from tests.conftest import assigned_zip
 from tests.grading.conftest import SCORES, SECONDS
 from tests.grading.copied_literals import BOUND, copied_literals
 
@@ -36,7 +37,7 @@ def prepare(lab, work, zipped):
     """The three notebooks to grade (the one-answer copy is written here) and what to expect."""
     solution = grading.solution_path(lab)
     committed = LABS / lab / f"{lab}.ipynb"
-    student_path = committed if committed.exists() else work / f"assign-{lab}" / "student" / f"{lab}.ipynb"
+    student_path = committed if committed.exists() else zipped.parent.parent / "student" / f"{lab}.ipynb"
     master, student = grading.read(solution), grading.read(student_path)
     question = chosen_question(lab, grading.question_points(master))
     one = grading.copy_notebook(grading.fill_answers(student, master, [question]),
@@ -48,18 +49,15 @@ def prepare(lab, work, zipped):
 
 
 @pytest.fixture(scope="session")
-def graded(tmp_path_factory):
+def graded(tmp_path_factory, otter_assigned):
     """{lab: {"points", "question", "solution": Result, "student": Result, "one": Result}}, or
-    the lab's error. One batch of otter assigns, then one batch of all the gradings."""
+    the lab's error. The session's otter assigns (tests/conftest.py), then one batch of all the
+    gradings."""
     work = tmp_path_factory.mktemp("grading")
-    solutions = [grading.solution_path(lab) for lab in ALL_LABS]
-    zips = grading.assign_many(solutions, work, parallel=WORKERS)
     prepared = {}
-    for lab, solution in zip(ALL_LABS, solutions):
+    for lab in ALL_LABS:
         try:
-            if isinstance(zips[solution], Exception):
-                raise zips[solution]
-            prepared[lab] = prepare(lab, work, zips[solution])
+            prepared[lab] = prepare(lab, work, assigned_zip(otter_assigned, lab))
         except Exception as err:   # reported by that lab's tests, not by every lab's
             prepared[lab] = err
     ready = [lab for lab in ALL_LABS if isinstance(prepared[lab], dict)]
