@@ -2,7 +2,7 @@
 
     rounds = readmix.sweep(c, pool, image, read_pcts=(0, 30, 50, 70, 90, 100), rounds=3)
     points = readmix.summary(rounds)     # per read %: median, min, max IOPS and the spread
-    readmix.compare(points)              # model rows with a tolerance from the spread, and a control
+    readmix.compare(points)              # model rows with a tolerance from the rounds, and a control
 
 fio's rbd engine runs `randrw` at each read percentage on one image written in full beforehand
 (reads of never-written extents would cost BlueStore nothing). The sweep is repeated `rounds`
@@ -11,8 +11,10 @@ the spread over the rounds is the run's own noise.
 
 The model is iops.mixed_iops (a weighted harmonic mean) fed with the *measured* ends of the
 curve, 0 % and 100 % reads: the points in between are its predictions. Its tolerance comes from
-the spread: the prediction inherits the ends' noise and the point carries its own, so a point may
-differ by the largest relative spread of the ends plus its own. Below the model there is more
+the rounds: the uncertainty of a median of a few rounds is taken as half their range, and the
+prediction inherits the ends' by first-order propagation, each end weighted by its share of the
+time per I/O (at 70 % reads the writes take most of it, so the noisy read end barely counts);
+the point adds its own. Below the model there is more
 room, for the one effect the harmonic mean leaves out and that can only slow the mix: a read of an
 object with a write in flight waits for it (the object's read/write lock, ObjectContext::get_read
 in src/osd/osd_types.h). lock_wait_allowance bounds it from the physics: with `iodepth` I/Os in
@@ -87,8 +89,14 @@ def linear(points: pd.DataFrame, pct):
 
 
 def tolerance(points: pd.DataFrame, pct):
-    """The ends' largest spread (inherited by the prediction) plus the point's own spread."""
-    return float(max(points.loc[0, "spread"], points.loc[100, "spread"]) + points.loc[pct, "spread"])
+    """s_w u_W + s_r u_R + u_point: u = half the range over the rounds relative to the median,
+    s_r = (f/R) / (f/R + (1-f)/W) the read end's share of the model's time per I/O (the model's
+    relative sensitivity to R), s_w = 1 - s_r."""
+    write, read, _ = ends(points)
+    f = pct / 100
+    s_r = (f / read) / (f / read + (1 - f) / write)
+    half = points["spread"] / 2
+    return float((1 - s_r) * half.loc[0] + s_r * half.loc[100] + half.loc[pct])
 
 
 def lock_wait_allowance(points: pd.DataFrame, pct, iodepth=IODEPTH, objects=IMAGE_MIB // OBJECT_MIB):
@@ -118,8 +126,8 @@ def compare(points: pd.DataFrame, iodepth=IODEPTH, objects=IMAGE_MIB // OBJECT_M
         cmp.add(f"IOPS at {pct} % reads", model=predicted[pct], measured=points.loc[pct, "median IOPS"],
                 unit="IOPS", rel_tol=tolerance(points, pct),
                 below=lock_wait_allowance(points, pct, iodepth, objects),
-                why=f"the spread over {n} rounds (the ends' and this point's), and below the model "
-                    "a read's wait for a write in flight on its object",
+                why=f"half the range over {n} rounds (the ends' propagated, plus this point's), and "
+                    "below the model a read's wait for a write in flight on its object",
                 control=("IOPS mix linearly", linear(points, pct)))
     return cmp
 

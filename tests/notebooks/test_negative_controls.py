@@ -17,12 +17,6 @@ SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]-*.py"))
 
 # {solution stem: {first argument of the row (its quantity, as written in the source)}}
 WITHOUT_CONTROL = {
-    "00-welcome": {
-        # ±150 %: the model leaves out run-queue waits on 2 shared cores; a wrong model (copies
-        # written one after another) would pass it too, so a control would only show the
-        # tolerance is too wide. Open: a tolerance from repeated runs.
-        'f"4 KiB write, size {size}"',
-    },
     "04-throttles": {
         # model 0, measured 0: every model without a limit in reach also predicts no waits;
         # the row records that the tuning took the limit away, it cannot reject a model.
