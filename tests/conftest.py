@@ -25,9 +25,14 @@ def otter_assigned(tmp_path_factory):
     return {Path(s).stem: (z if isinstance(z, Exception) else z.parent.parent) for s, z in zips.items()}
 
 
-def assigned_zip(otter_assigned, lab):
-    """The lab's autograder zip from otter_assigned (its error raised)."""
+def assigned_folder(otter_assigned, lab):
+    """The lab's otter assign folder from otter_assigned (its error raised)."""
     folder = otter_assigned[lab]
     if isinstance(folder, Exception):
         raise folder
-    return sorted((folder / "autograder").glob("*.zip"))[-1]
+    return folder
+
+
+def assigned_zip(otter_assigned, lab):
+    """The lab's autograder zip from otter_assigned (its error raised)."""
+    return sorted((assigned_folder(otter_assigned, lab) / "autograder").glob("*.zip"))[-1]

@@ -103,7 +103,8 @@ def _part(nodeid: str) -> str:
 
 
 def pytest_runtest_logreport(report):
-    _seconds_by_part[_part(report.nodeid)] = _seconds_by_part.get(_part(report.nodeid), 0.0) + report.duration
+    part = _part(report.nodeid)
+    _seconds_by_part[part] = _seconds_by_part.get(part, 0.0) + report.duration
 
 
 def pytest_terminal_summary(terminalreporter):

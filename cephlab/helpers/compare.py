@@ -56,8 +56,8 @@ class Row:
             return self.measured <= model * (1 + self.rel_tol)
         if model == 0:
             return abs(self.measured) <= self.rel_tol
-        low = model * (1 - self.rel_tol - self.below) if model > 0 else model * (1 + self.rel_tol)
-        high = model * (1 + self.rel_tol) if model > 0 else model * (1 - self.rel_tol - self.below)
+        # `below` shrinks the model's magnitude; sorted() orders the ends for either sign
+        low, high = sorted((model * (1 - self.rel_tol - self.below), model * (1 + self.rel_tol)))
         return low <= self.measured <= high
 
     @property

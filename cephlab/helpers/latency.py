@@ -118,6 +118,4 @@ def model_vs_measured(timing, disk_ms, net_ms) -> pd.DataFrame:
                       "gap": m["median ms"] - model, "run-queue wait": m["run-queue wait ms per write"],
                       "models differ by": serial - model, "blur": blur,
                       "tells apart": serial - model > blur}
-    return pd.DataFrame(rows).T.rename_axis("size").astype(
-        {"tells apart": bool, **{c: float for c in ("model", "serial model", "measured", "gap", "run-queue wait",
-                                                    "models differ by", "blur")}})
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("size")

@@ -88,13 +88,21 @@ def linear(points: pd.DataFrame, pct):
     return pct / 100 * read + (1 - pct / 100) * write
 
 
-def tolerance(points: pd.DataFrame, pct):
-    """s_w u_W + s_r u_R + u_point: u = half the range over the rounds relative to the median,
-    s_r = (f/R) / (f/R + (1-f)/W) the read end's share of the model's time per I/O (the model's
-    relative sensitivity to R), s_w = 1 - s_r."""
+def _time_per_io(points: pd.DataFrame, pct):
+    """(t, s_w): the harmonic model's time per I/O t = f/R + (1-f)/W at pct % reads, from the
+    measured ends, and the writes' share of it s_w = ((1-f)/W) / t."""
     write, read, _ = ends(points)
     f = pct / 100
-    s_r = (f / read) / (f / read + (1 - f) / write)
+    t = f / read + (1 - f) / write
+    return t, ((1 - f) / write) / t
+
+
+def tolerance(points: pd.DataFrame, pct):
+    """s_w u_W + s_r u_R + u_point: u = half the range over the rounds relative to the median,
+    s_w the writes' share of the model's time per I/O (the model's relative sensitivity to W,
+    _time_per_io), s_r = 1 - s_w."""
+    _, s_w = _time_per_io(points, pct)
+    s_r = 1 - s_w
     half = points["spread"] / 2
     return float((1 - s_r) * half.loc[0] + s_r * half.loc[100] + half.loc[pct])
 
@@ -107,11 +115,10 @@ def lock_wait_allowance(points: pd.DataFrame, pct, iodepth=IODEPTH, objects=IMAG
         raise ValueError(f"pct must be in [0, 100] (read %), got {pct}")
     if iodepth < 1 or objects < 1:
         raise ValueError(f"iodepth and objects must be >= 1, got {iodepth} and {objects}")
-    write, read, _ = ends(points)
+    write, _, _ = ends(points)
     f = pct / 100
-    t = f / read + (1 - f) / write
-    writes_in_flight = iodepth * ((1 - f) / write) / t
-    p = 1 - (1 - 1 / objects) ** writes_in_flight
+    t, s_w = _time_per_io(points, pct)
+    p = 1 - (1 - 1 / objects) ** (iodepth * s_w)      # iodepth x s_w writes in flight
     return float(1 - t / (t + f * p / write))
 
 

@@ -8,6 +8,7 @@ import nbformat
 import pytest
 
 from cephlab.course import notebooks
+from tests.conftest import assigned_folder
 from tests.notebook_plugin import STUDENT_RAN_ON_CEPHADM
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,9 +49,7 @@ def _files(folder):
 
 @pytest.mark.parametrize("solution", SOLUTIONS, ids=IDS)
 def test_student_version_is_up_to_date(solution, tmp_path, otter_assigned):
-    assigned = otter_assigned[solution.stem]
-    if isinstance(assigned, Exception):
-        raise assigned
+    assigned = assigned_folder(otter_assigned, solution.stem)
     fresh = _files(notebooks.generate_student(solution, labs_dir=tmp_path, autograder_dir=None, assigned=assigned))
     committed = _files(ROOT / "labs" / solution.stem)
     differ = sorted(str(p) for p in fresh.keys() | committed.keys() if fresh.get(p) != committed.get(p))
