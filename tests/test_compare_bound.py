@@ -48,3 +48,18 @@ def test_room_below_the_model_is_one_sided():
     assert cmp.rows[0].tolerance == "-35%/+10%"
     with pytest.raises(ValueError, match="below"):
         cmp.add("mix", model=100, measured=70, below=1.5)
+
+
+def test_a_control_may_bring_its_own_room_below():
+    # lab 07's direct 4 KiB writes: model 5.25 with its floor at 3.0; the wrong model "deferred
+    # anyway" is 8.25 with its own floor at 6.0. With the row's room the control would reach down
+    # to 4.3 and accept a direct run of 4.5; with its own it stops at 5.6.
+    def row(measured, control):
+        return Comparison().add("device WAF", model=5.25, measured=measured, rel_tol=0.05,
+                                below=1 - 3.0 / 5.25, control=control).rows[0]
+    assert row(4.5, ("deferred anyway", 8.25)).control_fails is False
+    assert row(4.5, ("deferred anyway", 8.25, 1 - 6.0 / 8.25)).control_fails is True
+    assert row(7.5, ("deferred anyway", 8.25, 1 - 6.0 / 8.25)).control_fails is False
+    assert row(4.5, ("deferred anyway", 8.25, 0.0)).agrees is True
+    with pytest.raises(ValueError, match="control's below"):
+        row(4.5, ("deferred anyway", 8.25, 1.2))

@@ -19,6 +19,11 @@ The table gains "control" and "control fails"; assert_agree also fails when a co
 A known effect the model leaves out, which can only pull the measurement one way, widens that
 side alone: `below=0.24` accepts down to model x (1 - rel_tol - 0.24), and the tolerance column
 reads "-34%/+10%". The allowance must come from the physics of the effect, never from the gap.
+The control gets the same room, unless its own physics gives another: `control=(label, value,
+below)`, e.g. a wrong model whose own data-only floor lies elsewhere.
+
+`recorded()` lists every row of every Comparison made in this process, as plain numbers:
+bench/bench_spread.py reads it from executed notebooks to give each row's spread over runs.
 """
 from __future__ import annotations
 
@@ -36,7 +41,7 @@ class Row:
     rel_tol: float = 0.1
     why: str = ""          # the stated reason for an expected gap (printed on failure)
     upper_bound: bool = False   # the model is a ceiling: only measured above it disagrees
-    control: tuple[str, float] | None = None   # (label, value) of a plausibly wrong model
+    control: tuple[str, float, float | None] | None = None   # (label, value, its below) of a wrong model
     below: float = 0.0     # extra room under the model for a one-way effect it leaves out
 
     @property
@@ -51,35 +56,53 @@ class Row:
             return f"-{self.rel_tol + self.below:.0%}/+{self.rel_tol:.0%}"
         return f"±{self.rel_tol:.0%}"
 
-    def _agrees_with(self, model: float) -> bool:
+    def _agrees_with(self, model: float, below: float) -> bool:
         if self.upper_bound:
             return self.measured <= model * (1 + self.rel_tol)
         if model == 0:
             return abs(self.measured) <= self.rel_tol
         # `below` shrinks the model's magnitude; sorted() orders the ends for either sign
-        low, high = sorted((model * (1 - self.rel_tol - self.below), model * (1 + self.rel_tol)))
+        low, high = sorted((model * (1 - self.rel_tol - below), model * (1 + self.rel_tol)))
         return low <= self.measured <= high
 
     @property
     def agrees(self) -> bool:
-        return self._agrees_with(self.model)
+        return self._agrees_with(self.model, self.below)
 
     @property
     def control_fails(self) -> bool | None:
         """True when the wrong model is rejected by the same tolerance; None without a control."""
-        return None if self.control is None else not self._agrees_with(self.control[1])
+        if self.control is None:
+            return None
+        _, value, below = self.control
+        return not self._agrees_with(value, self.below if below is None else below)
 
 
 def _control(control):
     if control is None:
         return None
-    label, value = control
-    return str(label), float(value)
+    label, value, *own_below = control
+    below = float(own_below[0]) if own_below else None
+    if below is not None and not 0 <= below < 1:
+        raise ValueError(f"a control's below must be in [0, 1), got {below}")
+    return str(label), float(value), below
+
+
+_MADE: list[Comparison] = []   # every Comparison of this process, in order (see recorded())
+
+
+def recorded() -> list[dict]:
+    """Every row of every Comparison made in this process: quantity, model, measured, ratio,
+    tolerance, agrees and control_fails (None without a control)."""
+    return [{"quantity": r.quantity, "unit": r.unit, "model": r.model, "measured": r.measured,
+             "ratio": r.ratio, "tolerance": r.tolerance, "agrees": r.agrees,
+             "control_fails": r.control_fails} for c in _MADE for r in c.rows]
 
 
 class Comparison:
     def __init__(self):
         self.rows = []
+        _MADE.append(self)
 
     def add(self, quantity, model, measured, unit="", rel_tol=0.1, why="", control=None, below=0.0):
         if not 0 <= below < 1:

@@ -165,3 +165,17 @@ def seed003_claims(measured):
         rows.append({"backend": backend, "write size": size, "seed 003": f"{relation.replace('_', ' ')} {value:g}",
                      "this run": float(got), "holds here": bool(holds)})
     return rows
+
+
+def metadata_room(model, deferred_measured=None):
+    """How far below `model` (a models.waf result, short-window form) a run's device WAF may lie,
+    as a fraction of the model: down to its data-only floor, where batching has shrunk RocksDB's
+    metadata per write to nothing. The floor is the data once plus the WAL's copy of what was
+    deferred: `deferred_measured` as the counters saw it (Ceph sends some writes below
+    prefer_deferred direct), by default the model's own deferred copy.
+
+    floor = data + deferred_data + deferred copy;  room = max(1 - floor / model, 0)   (WAF units)
+    """
+    deferred = model.parts["deferred_data"] if deferred_measured is None else deferred_measured
+    floor = model.parts["data"] + model.parts["deferred_data"] + deferred
+    return max(1 - floor / float(model), 0.0)

@@ -22,12 +22,6 @@ WITHOUT_CONTROL = {
         # the row records that the tuning took the limit away, it cannot reject a model.
         '"case 3: waits at the op-queue limit"',
     },
-    "07-write-amplification": {
-        # its tolerance (from the data-only floor up to the model, 48 % in the saved run) is as
-        # wide as the distance to the nearest wrong model (deferred anyway, 8.25): run noise
-        # would decide the control. Open: a tolerance from repeated runs.
-        '"BlueStore 4 KiB, prefer_deferred 0: device WAF"',
-    },
     "11-containers-and-cephadm": {
         # model 0, measured 0 (as lab 04's case 3): no model predicts lost objects
         '"objects damaged"',
