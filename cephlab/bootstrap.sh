@@ -56,10 +56,11 @@ ensure_os_packages() {
 # The Python packages come in the versions pinned by constraints.txt (the ones the last green CI
 # used), so a class set up next term gets what passed. `make lock` renews the pins.
 LOCK="$ROOT/constraints.txt"
+DROP="$ROOT/cephlab/pip-drop.txt"     # installed as dependencies, removed again: see the file
 
 ensure_venv() {
     local stamp="$VENV/.cephlab-stamp" want
-    want="$(cat "$ROOT/pyproject.toml" "$LOCK" | sha256sum | cut -c1-16)"
+    want="$(cat "$ROOT/pyproject.toml" "$LOCK" "$DROP" | sha256sum | cut -c1-16)"
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$VENV/bin/cephlab" ]; then
         return 0
     fi
@@ -69,6 +70,8 @@ ensure_venv() {
     # --ignore-installed: every package comes from the lock into .venv, none from the system's
     # dist-packages (only rados/rbd, which PyPI does not have, are taken from there)
     "$VENV/bin/python" -m pip install -q --ignore-installed -c "$LOCK" -e "${ROOT}[test]"
+    local drop; mapfile -t drop < <(sed -e 's/#.*//' "$DROP" | sed '/^ *$/d')
+    [ "${#drop[@]}" -eq 0 ] || "$VENV/bin/python" -m pip uninstall -q -y "${drop[@]}"
     echo "$want" > "$stamp"
 }
 

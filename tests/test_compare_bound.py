@@ -63,3 +63,16 @@ def test_a_control_may_bring_its_own_room_below():
     assert row(4.5, ("deferred anyway", 8.25, 0.0)).agrees is True
     with pytest.raises(ValueError, match="control's below"):
         row(4.5, ("deferred anyway", 8.25, 1.2))
+
+
+def test_recorded_rows_are_plain_json_even_from_numpy_inputs():
+    import json
+
+    import numpy as np
+
+    from cephlab.helpers.compare import recorded
+    Comparison().add("threads", model=5, measured=np.float64(5.0), rel_tol=np.float64(0.2),
+                     control=("one more", 7))
+    row = json.loads(json.dumps(recorded()))[-1]
+    assert row == {"quantity": "threads", "unit": "", "model": 5.0, "measured": 5.0, "ratio": 1.0,
+                   "tolerance": "±20%", "agrees": True, "control_fails": True}

@@ -3,7 +3,8 @@ that passed CI (issue 11). `make lock` renews it; the set-up installs with `pip 
 
 Checked here: every dependency of pyproject.toml (and so of environment.yml, which mirrors it, see
 tests/test_environment_sync.py) is pinned to one version that its specifier allows; and the .venv
-these tests run in holds exactly the pinned versions (so CI ran what the lock says)."""
+these tests run in holds exactly the pinned versions (so CI ran what the lock says), less the
+packages cephlab/pip-drop.txt removes again, which must be absent."""
 import re
 import sys
 from importlib import metadata
@@ -27,6 +28,11 @@ def pins() -> dict[str, str]:
             assert sep and re.fullmatch(r"[\w.+!-]+", version), f"constraints.txt: not a pin: {line!r}"
             found[canonicalize_name(name)] = version
     return found
+
+
+def dropped() -> set[str]:
+    lines = (ROOT / "cephlab" / "pip-drop.txt").read_text().splitlines()
+    return {canonicalize_name(x.split("#")[0].strip()) for x in lines if x.split("#")[0].strip()}
 
 
 def test_the_lock_says_how_to_renew_it():
@@ -54,8 +60,17 @@ def test_the_venv_holds_the_pinned_versions():
         try:
             installed = metadata.version(name)
         except metadata.PackageNotFoundError:
-            wrong.append(f"{name} missing")
+            if name not in dropped():
+                wrong.append(f"{name} missing")
+            continue
+        if name in dropped():
+            wrong.append(f"{name} {installed} (cephlab/pip-drop.txt removes it)")
             continue
         if installed != version:
             wrong.append(f"{name} {installed} (lock: {version})")
     assert not wrong, f".venv differs from constraints.txt: {', '.join(wrong)}; run `make setup`"
+
+
+def test_the_dropped_packages_are_known_to_the_lock():
+    # a name that is not pinned is a typo or a package that no longer comes in: drop the line
+    assert dropped() and dropped() <= set(pins())
