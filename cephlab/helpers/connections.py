@@ -78,15 +78,23 @@ def connection_counts(cluster, kind="osd", client_pid=None):
                            "machine; use a native cluster (`cephlab up`) for this measurement")
     table = tcp_table()
     conns = {name: established(pid, table) for name, pid in cluster.pids().items()}
-    daemon_ends = {loc for pairs in conns.values() for loc, _ in pairs}
-    own_ends = {loc for loc, _ in established(client_pid, table)} if client_pid else set()
+    return classify(conns, established(client_pid, table) if client_pid else None, kind)
+
+
+def classify(conns, client_pairs=None, kind="osd"):
+    """connection_counts' split of {daemon: [(local, remote)]}: a connection is a daemon's when
+    another daemon holds its other end, the same two endpoints reversed. The whole pair decides,
+    not the remote endpoint alone: on one address Linux gives the same ephemeral port to sockets
+    bound for different peers, so a client's port may also be a daemon's outgoing one."""
+    daemon_pairs = {pair for pairs in conns.values() for pair in pairs}
+    own_pairs = set(client_pairs or ())
     out = {}
     for name, pairs in conns.items():
         if kind is None or name.startswith(kind + "."):
-            peers = sum(rem in daemon_ends for _, rem in pairs)
+            peers = sum((rem, loc) in daemon_pairs for loc, rem in pairs)
             out[name] = {"total": len(pairs), "daemons": peers, "clients": len(pairs) - peers}
-            if client_pid:
-                out[name]["from_pid"] = sum(rem in own_ends for _, rem in pairs)
+            if client_pairs is not None:
+                out[name]["from_pid"] = sum((rem, loc) in own_pairs for loc, rem in pairs)
     return out
 
 
