@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 from cephlab.core.errors import ClusterError
-from cephlab.core.poll import poll_until
+from cephlab.core.poll import PollTimeout, poll_until
 from models import data
 
 MIB = 1024 * 1024
@@ -71,6 +71,7 @@ class WriteRun:
     device_bytes: dict                          # {osd: bytes written, from /proc/<pid>/io}
     counters: dict = field(default_factory=dict)
     bench: object = None                        # cephlab.cluster.measure.BenchResult
+    repeats: int = 0                            # runs set aside for a RocksDB flush in the window
 
     @property
     def waf(self):
@@ -92,6 +93,16 @@ class WriteRun:
             direct = c["write_big"] + c["write_small"] - c["write_deferred"]
             parts["data"] = max(direct, 0) / self.client_bytes
         return parts
+
+    def unaccounted(self):
+        """BlueStore: the device WAF the counters do not explain (device WAF minus data, deferred
+        data, RocksDB WAL and SST and the BlueFS log), a few hundredths when only the run wrote.
+        None for FileStore, whose counters do not see the file system's own writes."""
+        parts = self.component_waf()
+        if "data" not in parts:
+            return None
+        return self.waf - sum(parts.get(k, 0.0) for k in ("data", "deferred_data", "rocksdb_wal",
+                                                            "rocksdb_sst", "bluefs_log"))
 
 
 def drain_filestore(cluster, osds, timeout=30):
@@ -117,17 +128,68 @@ def drain_filestore(cluster, osds, timeout=30):
     return time.monotonic() - t0
 
 
-def measure_writes(cluster, pool, image, bs, seconds=3, iodepth=16, osds=None, settle=1.0):
+QUIET_BYTES_PER_S = 1 * MIB     # the OSDs together write less when idle (logs, a few KiB/s each)
+
+
+def wait_until_quiet(cluster, osds, timeout=30.0, window=0.5, rate=QUIET_BYTES_PER_S):
+    """Wait until `osds` together write under `rate` bytes/s over `window` s, so that no earlier
+    work - an earlier lab's pool still being deleted, a RocksDB compaction - is counted as the
+    next run's device bytes. Returns the seconds waited; after `timeout` it says so and goes on."""
+    t0, seen = time.monotonic(), [0.0]
+
+    def quiet():
+        with cluster.measure_device_writes() as w:
+            time.sleep(window)
+        seen[0] = sum(w["delta"].get(o, 0) for o in osds) / window
+        return seen[0] < rate
+    try:
+        poll_until(quiet, timeout, f"OSDs {osds} idle (under {rate / MIB:g} MiB/s)", interval=0,
+                   describe=lambda: f"still {seen[0] / MIB:.1f} MiB/s")
+    except PollTimeout as e:
+        print(f"note: {e}; the next run's device bytes include that background work")
+    return time.monotonic() - t0
+
+
+def measure_writes(cluster, pool, image, bs, seconds=3, iodepth=16, osds=None, settle=1.0,
+                   attempts=2):
     """fio randwrite of bs bytes on pool/image for `seconds`; device bytes and counters around it.
 
-    After fio, FileStore OSDs are first drained (drain_filestore); settle: seconds to wait
-    after that, so writes the OSDs still queue (BlueStore's deferred data, submitted within
-    bluestore_max_defer_interval) are mostly counted.
+    Starts once the OSDs are idle (wait_until_quiet). After fio, FileStore OSDs are drained
+    (drain_filestore); settle: seconds to wait after that, so writes the OSDs still queue
+    (BlueStore's deferred data, submitted within bluestore_max_defer_interval) are mostly counted.
+    A run that measured something besides the write path is run again, up to `attempts` runs in
+    all (WriteRun.repeats says how many were set aside): one in which RocksDB wrote SST files (a
+    memtable flush or a compaction, which a run of a few seconds does not cause by itself), or in
+    which the OSDs wrote more than a client's worth of bytes (WAF 1) that BlueStore's counters do
+    not explain (WriteRun.unaccounted).
     """
     if not cluster.local_daemons:
         raise ClusterError("device bytes come from /proc/<pid>/io of local OSDs; on the Vagrant "
                            "backend use counters(cluster, osds) around your own run instead")
     osds = list(osds if osds is not None else (int(o) for o in cluster.ceph("osd", "ls")))
+    for attempt in range(attempts):
+        run = _one_write_run(cluster, pool, image, bs, seconds, iodepth, osds, settle)
+        why = _not_the_write_path(run)
+        if not why:
+            break
+        print(f"note: during the {bs // 1024} KiB run {why}"
+              + ("; running it again" if attempt + 1 < attempts else "; it stays in this run's figures"))
+    run.repeats = attempt
+    return run
+
+
+def _not_the_write_path(run):
+    """Why `run` measured more than the write path, or "" (see measure_writes)."""
+    if run.counters.get("rocksdb_sst"):
+        return f"RocksDB wrote {run.counters['rocksdb_sst'] / MIB:.1f} MiB of SST files (a flush or compaction)"
+    extra = run.unaccounted()
+    if extra is not None and extra > 1.0:
+        return f"the OSDs wrote {extra:.1f}x the client's bytes that BlueStore's counters do not explain"
+    return ""
+
+
+def _one_write_run(cluster, pool, image, bs, seconds, iodepth, osds, settle):
+    wait_until_quiet(cluster, osds)
     before = counters(cluster, osds)
     with cluster.measure_device_writes() as dev:
         bench = cluster.fio_rbd(pool, image, rw="randwrite", bs=bs, iodepth=iodepth,
