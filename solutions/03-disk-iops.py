@@ -695,11 +695,14 @@ run.check("my_iops_ratio", my_iops_ratio, "iops_ratio",
 # client acknowledges writes from its own memory and reads queue behind its flushes, so the
 # curve would describe the cache, not the cluster: try it, by leaving the setting out.
 #
-# The model's inputs are the measured ends, so the check tests only the *shape*. Its tolerance is
-# the run's own noise: half the range (max − min over the three rounds, relative to the median)
-# of each end, weighted by that end's share of the time per I/O (the prediction inherits the
-# ends' noise in that proportion: at 70 % reads the writes take most of the time), plus half the
-# point's own range (`readmix.tolerance`). Below the
+# The model's inputs are the measured ends, so the check tests only the *shape*. It is paired:
+# each round's point is divided by the model fed with that same round's ends (`readmix.paired`),
+# so whatever the machine did to a whole round — a busy moment, slow drift — cancels. Its
+# tolerance is the run's own noise: half the range of those ratios over the three rounds,
+# relative to their median, and never under 5 %, which a single 3 s fio run does not repeat to
+# (`readmix.tolerance`). Unpaired, the ends alone have spread 13–50 % over three rounds on the
+# 2-core CI machine, enough to hide the difference between the two shapes; paired, the ratios
+# spread 2–20 %. Below the
 # model it allows more, for one effect the harmonic mean leaves out and that can only slow a mix
 # (explained after the plot): a read waits while a write to its object is in flight. The extra room
 # is that wait's upper bound from the physics, not the gap seen: with 16 I/Os in flight on the
@@ -716,7 +719,7 @@ image = readmix.prepare(lab, pool)
 mix_rounds = readmix.sweep(c, pool, image, read_pcts=(0, 30, 50, 70, 100), rounds=3, seconds=3,
                            progress=lambda runs: tqdm(runs, desc="fio randrw, 8 KiB"))
 mix = readmix.summary(mix_rounds)
-mix_cmp = readmix.compare(mix)
+mix_cmp = readmix.compare(mix_rounds)
 display(mix_cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees", "control", "control fails"]])
 mix
 
@@ -736,7 +739,7 @@ plots.show(fig)
 mix_cmp.assert_agree()
 
 # %% tags=["nbval-ignore-output"]
-gap_pct, gap_model, gap_linear, gap_measured = readmix.widest_gap(mix)
+gap_pct, gap_model, gap_linear, gap_measured = readmix.widest_gap(mix_rounds)
 conclusions.render("""
 - **This run's ends.** Writes only: {w:,.0f} IOPS; reads only: {r:,.0f} IOPS, {ratio:.1f} times as many
   (the sliders above start at the lab authors' reference run, data/native_cluster_reference.csv).

@@ -493,10 +493,11 @@ other_ms = max(meas["local", 1].latency_ms - fsync_local, 0.0)
 r0 = {"local": db.transaction_ms(other_ms, fsync_local), "ceph": db.transaction_ms(other_ms, fsync_ceph)}
 cmp = Comparison()
 cmp.add("Ceph, 1 client: ms per transaction", model=r0["ceph"], measured=meas["ceph", 1].latency_ms,
-        unit="ms", rel_tol=1.5,
-        why="the inputs come from separate short runs (seen up to 2.3x apart under load), and on 2 "
-            "shared cores the OSDs' CPU work for each flush competes with PostgreSQL's, adding "
-            "run-queue waits the sum leaves out; so in practice this is a ceiling at 2.5x the model",
+        unit="ms", rel_tol=0.55, above=0.95,
+        why="either way: the inputs come from separate short runs (seen up to 2.3x apart under "
+            "load, so the model may sit up to ~2x high); above only: on 2 shared cores the OSDs' CPU "
+            "work for each flush competes with PostgreSQL's, adding run-queue waits the sum leaves "
+            "out, up to 2.5x the model",
         control=("Ceph's flush costs what the local disk's does", r0["local"]))
 display(cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees", "control", "control fails"]])
 pd.DataFrame([{"storage": name, "clients": n, "measured tps": meas[name, n].tps,
@@ -586,7 +587,8 @@ steps
 # - **One client sees the commit latency directly.** *R0 = other work + commit* predicted the
 #   single client's time on Ceph from the two flush measurements. On a quiet host it lands close;
 #   under load the measurement has come out up to 2.3x the model, because the sum leaves out the
-#   OSDs' waits for a free core, so the check only catches gaps beyond 2.5x. The local/Ceph gap at
+#   OSDs' waits for a free core, so the check allows up to 2.5x above the model and, for the
+#   noise of the separately measured inputs, down to 0.45x below it. The local/Ceph gap at
 #   one client is the gap between the flushes.
 # - **More clients help Ceph more than the local disk.** Every measurement stayed under the
 #   closed-loop bound *N / R0*. The local server saturates its CPU after a few clients (its time

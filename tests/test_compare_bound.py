@@ -50,21 +50,6 @@ def test_room_below_the_model_is_one_sided():
         cmp.add("mix", model=100, measured=70, below=1.5)
 
 
-def test_a_control_may_bring_its_own_room_below():
-    # lab 07's direct 4 KiB writes: model 5.25 with its floor at 3.0; the wrong model "deferred
-    # anyway" is 8.25 with its own floor at 6.0. With the row's room the control would reach down
-    # to 4.3 and accept a direct run of 4.5; with its own it stops at 5.6.
-    def row(measured, control):
-        return Comparison().add("device WAF", model=5.25, measured=measured, rel_tol=0.05,
-                                below=1 - 3.0 / 5.25, control=control).rows[0]
-    assert row(4.5, ("deferred anyway", 8.25)).control_fails is False
-    assert row(4.5, ("deferred anyway", 8.25, 1 - 6.0 / 8.25)).control_fails is True
-    assert row(7.5, ("deferred anyway", 8.25, 1 - 6.0 / 8.25)).control_fails is False
-    assert row(4.5, ("deferred anyway", 8.25, 0.0)).agrees is True
-    with pytest.raises(ValueError, match="control's below"):
-        row(4.5, ("deferred anyway", 8.25, 1.2))
-
-
 def test_recorded_rows_are_plain_json_even_from_numpy_inputs():
     import json
 
@@ -76,3 +61,15 @@ def test_recorded_rows_are_plain_json_even_from_numpy_inputs():
     row = json.loads(json.dumps(recorded()))[-1]
     assert row == {"quantity": "threads", "unit": "", "model": 5.0, "measured": 5.0, "ratio": 1.0,
                    "tolerance": "±20%", "agrees": True, "control_fails": True}
+
+
+def test_room_above_the_model_is_one_sided():
+    # lab 08: the recovery model leaves out waits that only add time, so 0 s must not pass
+    def row(measured):
+        return Comparison().add("recovery", model=10, measured=measured, unit="s", rel_tol=0.2,
+                                above=0.8, control=("reservations ignored", 10 / 3)).rows[0]
+    assert [row(m).agrees for m in (0.0, 7.9, 8.1, 17.0, 20.0, 20.5)] == [False, False, True, True, True, False]
+    assert row(12).tolerance == "-20%/+100%"
+    assert row(12).control_fails is True and row(5.0).control_fails is False
+    with pytest.raises(ValueError, match="above"):
+        Comparison().add("x", model=1, measured=1, above=-0.1)

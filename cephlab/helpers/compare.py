@@ -19,8 +19,8 @@ The table gains "control" and "control fails"; assert_agree also fails when a co
 A known effect the model leaves out, which can only pull the measurement one way, widens that
 side alone: `below=0.24` accepts down to model x (1 - rel_tol - 0.24), and the tolerance column
 reads "-34%/+10%". The allowance must come from the physics of the effect, never from the gap.
-The control gets the same room, unless its own physics gives another: `control=(label, value,
-below)`, e.g. a wrong model whose own data-only floor lies elsewhere.
+The control gets the same room. `above=` is the same for an effect that can only add (waits a
+time model leaves out): room over the model alone.
 
 `recorded()` lists every row of every Comparison made in this process, as plain numbers:
 bench/bench_spread.py reads it from executed notebooks to give each row's spread over runs.
@@ -41,8 +41,9 @@ class Row:
     rel_tol: float = 0.1
     why: str = ""          # the stated reason for an expected gap (printed on failure)
     upper_bound: bool = False   # the model is a ceiling: only measured above it disagrees
-    control: tuple[str, float, float | None] | None = None   # (label, value, its below) of a wrong model
+    control: tuple[str, float] | None = None   # (label, value) of a plausibly wrong model
     below: float = 0.0     # extra room under the model for a one-way effect it leaves out
+    above: float = 0.0     # the same over the model
 
     @property
     def ratio(self):
@@ -52,40 +53,34 @@ class Row:
     def tolerance(self):
         if self.upper_bound:
             return f"<= +{self.rel_tol:.0%}"
-        if self.below:
-            return f"-{self.rel_tol + self.below:.0%}/+{self.rel_tol:.0%}"
+        if self.below or self.above:
+            return f"-{self.rel_tol + self.below:.0%}/+{self.rel_tol + self.above:.0%}"
         return f"±{self.rel_tol:.0%}"
 
-    def _agrees_with(self, model: float, below: float) -> bool:
+    def _agrees_with(self, model: float) -> bool:
         if self.upper_bound:
             return self.measured <= model * (1 + self.rel_tol)
         if model == 0:
             return abs(self.measured) <= self.rel_tol
         # `below` shrinks the model's magnitude; sorted() orders the ends for either sign
-        low, high = sorted((model * (1 - self.rel_tol - below), model * (1 + self.rel_tol)))
+        low, high = sorted((model * (1 - self.rel_tol - self.below), model * (1 + self.rel_tol + self.above)))
         return low <= self.measured <= high
 
     @property
     def agrees(self) -> bool:
-        return self._agrees_with(self.model, self.below)
+        return self._agrees_with(self.model)
 
     @property
     def control_fails(self) -> bool | None:
         """True when the wrong model is rejected by the same tolerance; None without a control."""
-        if self.control is None:
-            return None
-        _, value, below = self.control
-        return not self._agrees_with(value, self.below if below is None else below)
+        return None if self.control is None else not self._agrees_with(self.control[1])
 
 
 def _control(control):
     if control is None:
         return None
-    label, value, *own_below = control
-    below = float(own_below[0]) if own_below else None
-    if below is not None and not 0 <= below < 1:
-        raise ValueError(f"a control's below must be in [0, 1), got {below}")
-    return str(label), float(value), below
+    label, value = control
+    return str(label), float(value)
 
 
 _MADE: list[Comparison] = []   # every Comparison of this process, in order (see recorded())
@@ -106,11 +101,14 @@ class Comparison:
         self.rows = []
         _MADE.append(self)
 
-    def add(self, quantity, model, measured, unit="", rel_tol=0.1, why="", control=None, below=0.0):
+    def add(self, quantity, model, measured, unit="", rel_tol=0.1, why="", control=None, below=0.0,
+            above=0.0):
         if not 0 <= below < 1:
             raise ValueError(f"below must be in [0, 1), got {below}")
+        if not above >= 0:
+            raise ValueError(f"above must be >= 0, got {above}")
         self.rows.append(Row(quantity, float(model), float(measured), unit, rel_tol, why,
-                             control=_control(control), below=float(below)))
+                             control=_control(control), below=float(below), above=float(above)))
         return self
 
     def add_bound(self, quantity, bound, measured, unit="", rel_tol=0.0, why="", control=None):

@@ -66,15 +66,3 @@ def test_a_clean_run_is_kept_and_attempts_are_bounded():
     c = FakeCluster([], [MIB, MIB, MIB])
     run = waf.measure_writes(c, "p", "img", 4096, osds=[0, 1], settle=0, attempts=2)
     assert (c.runs, run.repeats, run.counters["rocksdb_sst"]) == (2, 1, MIB)
-
-
-def test_unaccounted_bytes_are_what_the_counters_do_not_explain():
-    counters = {"write_big": 12 * MIB, "write_small": 0, "write_deferred": 0, "rocksdb_wal": 2 * MIB,
-                "bluefs_log": MIB // 2, "rocksdb_sst": 0, "deferred_data": 0}
-    quiet = waf.WriteRun(4096, 4 * MIB, {0: 15 * MIB, 1: MIB // 2}, counters)      # WAF 3.875
-    assert quiet.unaccounted() == pytest.approx(3.875 - (3 + 0.5 + 0.125))
-    assert waf._not_the_write_path(quiet) == ""
-    noisy = waf.WriteRun(4096, 4 * MIB, {0: 40 * MIB, 1: 0}, counters)             # WAF 10
-    assert "6.4x the client's bytes" in waf._not_the_write_path(noisy)
-    filestore = waf.WriteRun(4096, 4 * MIB, {0: 40 * MIB}, {"ceph_journal": 24 * MIB})
-    assert filestore.unaccounted() is None and waf._not_the_write_path(filestore) == ""
