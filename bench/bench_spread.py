@@ -90,10 +90,10 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--labs", nargs="*", help="lab numbers (default: every solution)")
     ap.add_argument("--keep", action="store_true", help="leave the cluster running afterwards")
-    ap.add_argument("--table", action="store_true", help="print the saved results' table, run nothing")
+    ap.add_argument("--table", action="store_true", help="print the saved runs' table, run nothing")
     args = ap.parse_args()
     if args.table:
-        print_table(json.loads(OUT.read_text())["summary"])
+        print_table(summary(json.loads(OUT.read_text())["runs"]))
         return 0
     solutions = [s for s in solution_notebooks() if not args.labs or s.name[:2] in args.labs]
     os.environ["CEPHLAB_NAME"] = NAME                      # inherited by the notebooks' kernels

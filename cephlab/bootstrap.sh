@@ -13,7 +13,9 @@ VENV="$ROOT/.venv"
 SYSTEM_PYTHON="${CEPHLAB_PYTHON:-/usr/bin/python3}"
 # The OS packages, split by need: packages-lab.txt for the labs (`make lab`), packages-test.txt on
 # top for the tests (`make test`): a learner gets no browser and no Vagrant.
-read_packages() { sed -e 's/#.*//' "$ROOT/cephlab/packages-$1.txt" | tr -s ' \t' '\n' | sed '/^$/d'; }
+# A list file: names separated by white space, "#" starts a comment.
+read_list() { sed -e 's/#.*//' "$1" | tr -s ' \t' '\n' | sed '/^$/d'; }
+read_packages() { read_list "$ROOT/cephlab/packages-$1.txt"; }
 mapfile -t LAB_PACKAGES < <(read_packages lab)
 mapfile -t TEST_PACKAGES < <(read_packages test)
 OS_PACKAGES=("${LAB_PACKAGES[@]}")
@@ -70,7 +72,7 @@ ensure_venv() {
     # --ignore-installed: every package comes from the lock into .venv, none from the system's
     # dist-packages (only rados/rbd, which PyPI does not have, are taken from there)
     "$VENV/bin/python" -m pip install -q --ignore-installed -c "$LOCK" -e "${ROOT}[test]"
-    local drop; mapfile -t drop < <(sed -e 's/#.*//' "$DROP" | sed '/^ *$/d')
+    local drop; mapfile -t drop < <(read_list "$DROP")
     [ "${#drop[@]}" -eq 0 ] || "$VENV/bin/python" -m pip uninstall -q -y "${drop[@]}"
     echo "$want" > "$stamp"
 }

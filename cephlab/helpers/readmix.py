@@ -78,13 +78,6 @@ def summary(rounds: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def model(points: pd.DataFrame, read_pcts=None):
-    """{read %: IOPS} of the harmonic model fed with the measured ends (0 % and 100 % reads)."""
-    write, read, _ = ends(points)
-    pcts = points.index if read_pcts is None else read_pcts
-    return {p: float(iops.mixed_iops(read, write, p / 100)) for p in pcts}
-
-
 def linear(points: pd.DataFrame, pct):
     """The negative control: IOPS interpolated linearly between the ends."""
     write, read, _ = ends(points)

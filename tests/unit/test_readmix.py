@@ -96,7 +96,6 @@ def test_summary_spread_and_ends():
     points = readmix.summary(pd.DataFrame(rows))
     assert points.loc[0, "median IOPS"] == 100 and points.loc[0, "spread"] == pytest.approx(0.2)
     assert readmix.ends(points) == (100.0, 1000.0, 10.0)
-    assert readmix.model(points, [50])[50] == pytest.approx(1 / (0.5 / 1000 + 0.5 / 100))
 
 
 def _points(write, read, spread=0.0, pcts=(0, 70, 100)):
