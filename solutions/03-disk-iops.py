@@ -699,12 +699,12 @@ run.check("my_iops_ratio", my_iops_ratio, "iops_ratio",
 # each round's point is divided by the model fed with that same round's ends (`readmix.paired`),
 # so whatever the machine did to a whole round — a busy moment, slow drift — cancels. Its
 # tolerance is the run's own noise: half the range of those ratios over the three rounds,
-# relative to their median, and never under 5 %, which a single 3 s fio run does not repeat to
-# (`readmix.tolerance`). Unpaired, the ends alone have spread 13–50 % over three rounds on the
-# 2-core CI machine, enough to hide the difference between the two shapes; paired, the ratios
-# spread 2–20 %. Below the
-# model it allows more, for one effect the harmonic mean leaves out and that can only slow a mix
-# (explained after the plot): a read waits while a write to its object is in flight. The extra room
+# relative to their median, and never under 10 %, how far a whole run's ratios moved between
+# separate runs on the CI machines (`readmix.tolerance`; the runs are kept in the tests'
+# data). Unpaired, the ends alone have spread 13–50 % over three rounds on the 2-core CI
+# machine, enough to hide the difference between the two shapes. Below the model it allows
+# more, for one effect the harmonic mean leaves out and that can only slow a mix (explained
+# after the plot): a read waits while a write to its object is in flight. The extra room
 # is that wait's upper bound from the physics, not the gap seen: with 16 I/Os in flight on the
 # image's 64 objects, the writes in flight follow from their share of the time, a read meets one
 # on its object with probability *p = 1 − (1 − 1/64)^writes*, and it waits at most one whole write

@@ -13,10 +13,13 @@ The model is iops.mixed_iops (a weighted harmonic mean) fed with the *measured* 
 curve, 0 % and 100 % reads: the points in between are its predictions. The comparison is paired
 (`paired`): each round's point is divided by the model fed with that same round's ends, so what
 the machine did to the whole round (a busy moment, slow drift) cancels, and the tolerance is half
-the range of those ratios over the rounds, never under MIN_TOL, the few per cent a single 3 s fio
-run does not repeat to. (Repeated sweeps on the 2-core CI machine: unpaired, the ends alone
-spread 13-50 % over 3 rounds and the checks' tolerances grew to ±38-47 %; paired, the ratios
-spread 2-20 %.) Below the model there is more
+the range of those ratios over the rounds, never under MIN_TOL. The rounds of one run share that
+run's moment, so their spread misses how far a whole run moves: over 7 separate runs
+(tests/unit/data/readmix_sweeps.json, "between_runs") a point's measured/model went from x0.82 to
+x1.02 (at 30 % reads, where the allowance below is smallest: min x0.87, median x0.94, max x1.02),
+while inside one run the rounds' ratios had spread as little as 2 %. MIN_TOL, 10 %, is that
+run-to-run spread: the room above the model and, with the allowance below, beneath it. (Unpaired, the ends alone spread 13-50 % over 3
+rounds and the tolerances grew to ±38-47 %.) Below the model there is more
 room, for the one effect the harmonic mean leaves out and that can only slow the mix: a read of an
 object with a write in flight waits for it (the object's read/write lock, ObjectContext::get_read
 in src/osd/osd_types.h). lock_wait_allowance bounds it from the physics: with `iodepth` I/Os in
@@ -38,7 +41,7 @@ from models import iops
 READ_PCTS = (0, 30, 50, 70, 90, 100)
 IODEPTH = 16          # fio's I/Os in flight (sweep)
 IMAGE_MIB = 256       # the image prepare() writes
-MIN_TOL = 0.05        # the least tolerance: what one 3 s fio run does not repeat to
+MIN_TOL = 0.10        # the least tolerance: how far a whole run moves (see above)
 OBJECT_MIB = 4        # RBD's default object size
 
 
