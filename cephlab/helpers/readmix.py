@@ -9,8 +9,8 @@ fio's rbd engine runs `randrw` at each read percentage on one image written in f
 times, every other round in reverse order, so slow drift over the run falls on every point alike;
 the spread over the rounds is the run's own noise.
 
-The model is iops.mixed_iops (a weighted harmonic mean) fed with the *measured* ends of the
-curve, 0 % and 100 % reads: the points in between are its predictions. The comparison is paired
+The model is iops.mixed_iops (a weighted harmonic mean) fed with the *measured* ends of the curve,
+0 % and 100 % reads: the points in between are its predictions. The comparison is paired
 (`paired`): each round's point is divided by the model fed with that same round's ends, so what
 the machine did to the whole round (a busy moment, slow drift) cancels, and the tolerance is half
 the range of those ratios over the rounds, never under MIN_TOL. The rounds of one run share that
@@ -18,15 +18,16 @@ run's moment, so their spread misses how far a whole run moves: over 7 separate 
 (tests/unit/data/readmix_sweeps.json, "between_runs") a point's measured/model went from x0.82 to
 x1.02 (at 30 % reads, where the allowance below is smallest: min x0.87, median x0.94, max x1.02),
 while inside one run the rounds' ratios had spread as little as 2 %. MIN_TOL, 10 %, is that
-run-to-run spread: the room above the model and, with the allowance below, beneath it. (Unpaired, the ends alone spread 13-50 % over 3
-rounds and the tolerances grew to ±38-47 %.) Below the model there is more
-room, for the one effect the harmonic mean leaves out and that can only slow the mix: a read of an
-object with a write in flight waits for it (the object's read/write lock, ObjectContext::get_read
-in src/osd/osd_types.h). lock_wait_allowance bounds it from the physics: with `iodepth` I/Os in
-flight on `objects` objects, the share of the device's time the writes hold gives the writes in
-flight, a read meets one on its object with probability p = 1 - (1 - 1/objects)^writes, and it waits
-at most one whole write (1/W). The negative control is the plausible wrong model "IOPS mix
-linearly" (f x R + (1 - f) x W), paired the same way: it must fall outside.
+run-to-run spread: the room above the model and, with the allowance below, beneath it. (Unpaired,
+the ends alone spread 13-50 % over 3 rounds and the tolerances grew to ±38-47 %.) Below the model
+there is more room, for the one effect the harmonic mean leaves out and that can only slow the
+mix: a read of an object with a write in flight waits for it (the object's read/write lock,
+ObjectContext::get_read in src/osd/osd_types.h). lock_wait_allowance bounds it from the physics:
+with `iodepth` I/Os in flight on `objects` objects, the share of the device's time the writes hold
+gives the writes in flight, a read meets one on its object with probability p = 1 - (1 -
+1/objects)^writes, and it waits at most one whole write (1/W). The negative control is the
+plausible wrong model "IOPS mix linearly" (f x R + (1 - f) x W), paired the same way: it must fall
+outside.
 """
 from __future__ import annotations
 
