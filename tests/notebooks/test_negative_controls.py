@@ -3,9 +3,9 @@
 value)`, and `assert_agree` then fails when that wrong model would pass the same tolerance
 (tests/unit/test_conclusions.py proves that mechanism on fixed numbers).
 
-The scan reads the solutions' Python source (jupytext), so it needs no cluster. Rows that have
-no control yet are listed in WITHOUT_CONTROL with the reason; the list may only shrink (a row
-that gains a control must leave it, a new row without one fails).
+The scan reads the solutions' Python source (jupytext), so it needs no cluster. WITHOUT_CONTROL
+held the rows that had no control yet, each with its reason; it is empty now, and a new row
+without a control fails (so would an entry for a row that has one).
 """
 import ast
 from pathlib import Path
@@ -16,20 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]-*.py"))
 
 # {solution stem: {first argument of the row (its quantity, as written in the source)}}
-WITHOUT_CONTROL = {
-    "04-throttles": {
-        # model 0, measured 0: every model without a limit in reach also predicts no waits;
-        # the row records that the tuning took the limit away, it cannot reject a model.
-        '"case 3: waits at the op-queue limit"',
-    },
-    "11-containers-and-cephadm": {
-        # model 0, measured 0 (as lab 04's case 3): no model predicts lost objects
-        '"objects damaged"',
-        # exact parity on both pools; the wrong models (failure domain osd vs host, a host's
-        # weight) are checked separately by the lab's own rejected-models table
-        'f"{p}: up sets models.crush reproduces"',
-    },
-}
+WITHOUT_CONTROL: dict[str, set[str]] = {}
 
 
 def _comparison_rows(tree):
