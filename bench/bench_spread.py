@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_spread.py [--runs 3] [--labs 03 07 ...] [--keep]
     .venv/bin/python bench/bench_spread.py --table     # the Markdown table of the saved results
+    .venv/bin/python bench/bench_spread.py --labs 11 --runs 3 --cephadm vagrant/.export-containers
 
 Runs each solution notebook `--runs` times on one native cluster (runs outer, labs inner, so a
 lab's runs are minutes apart and meet different load), reads every Comparison row of each run
@@ -9,6 +10,9 @@ through cephlab.helpers.compare.recorded(), and writes bench/results/spread.json
 measured/model ratios, their min/median/max, how often the row agreed and how often its negative
 control was rejected. A lab that fails is recorded with its error, cleaned up, and the run goes on.
 The tolerances the labs state are checked against this spread (book/instructor-guide.md).
+With --cephadm EXPORT the labs run on the cephadm cluster whose ceph.conf and keyring
+vagrant/containers/up.sh exported there (CEPHLAB_BACKEND=cephadm), the native cluster stays for
+what a lab compares against it (lab 11), and the results go to results/spread-cephadm.json.
 """
 import argparse
 import json
@@ -29,6 +33,7 @@ from cephlab.course.notebooks import solution_notebooks
 NAME = "spread"
 OSDS = 4                       # as the test suite's shared cluster (tests/notebook_plugin.py)
 OUT = Path(__file__).parent / "results" / "spread.json"
+OUT_CEPHADM = OUT.with_name("spread-cephadm.json")
 MARK = "SPREAD-ROWS:"
 READ_ROWS = ("import json\nfrom cephlab.helpers import compare\n"
              f"print({MARK!r} + json.dumps(compare.recorded()))")
@@ -91,15 +96,22 @@ def main() -> int:
     ap.add_argument("--labs", nargs="*", help="lab numbers (default: every solution)")
     ap.add_argument("--keep", action="store_true", help="leave the cluster running afterwards")
     ap.add_argument("--table", action="store_true", help="print the saved runs' table, run nothing")
+    ap.add_argument("--cephadm", metavar="EXPORT", type=Path,
+                    help="run the labs on the cephadm cluster exported to this folder (up.sh)")
     args = ap.parse_args()
+    out = OUT_CEPHADM if args.cephadm else OUT
     if args.table:
-        print_table(summary(json.loads(OUT.read_text())["runs"]))
+        print_table(summary(json.loads(out.read_text())["runs"]))
         return 0
     solutions = [s for s in solution_notebooks() if not args.labs or s.name[:2] in args.labs]
     os.environ["CEPHLAB_NAME"] = NAME                      # inherited by the notebooks' kernels
+    if args.cephadm:
+        if not (args.cephadm / "ceph.conf").exists():
+            sys.exit(f"no ceph.conf in {args.cephadm}: bring the cluster up first (vagrant/containers/up.sh)")
+        os.environ.update(CEPHLAB_BACKEND="cephadm", CEPHLAB_CEPHADM_EXPORT=str(args.cephadm.resolve()))
     cluster = Cluster.start(name=NAME, osds=OSDS, progress=False, backend="native")
     results: dict = {s.stem: [] for s in solutions}
-    kept = json.loads(OUT.read_text())["runs"] if OUT.exists() else {}   # other labs' earlier runs
+    kept = json.loads(out.read_text())["runs"] if out.exists() else {}   # other labs' earlier runs
     try:
         for run in range(1, args.runs + 1):
             for sol in solutions:
@@ -115,7 +127,7 @@ def main() -> int:
                 results[sol.stem].append(entry)
                 print(f"{entry['seconds']} s" + (f" FAILED {entry['error'][:120]}" if "error" in entry else ""))
                 every = {**kept, **results}
-                OUT.write_text(json.dumps({"runs": every, "summary": summary(every)}, indent=1))
+                out.write_text(json.dumps({"runs": every, "summary": summary(every)}, indent=1))
     finally:
         if not args.keep:
             teardown.attempt(f"stop the cluster {NAME}", cluster.stop)
