@@ -20,6 +20,7 @@ import json
 import shutil
 from abc import ABC, abstractmethod
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Protocol
 
 from cephlab.backends.settings import load_settings
@@ -170,13 +171,16 @@ class OrchestratorBackend(Backend):
     orchestrated = True
     not_running_hint = "start it with `cephlab up --backend <name>`"
 
-    @abstractmethod
+    # the kind's lifecycle module: export_dir() -> Path and up(quiet=...) -> Path
+    lifecycle: ModuleType
+
     def export_dir(self, dir: str | Path | None = None) -> Path:
         """The folder the cluster's ceph.conf, keyring and cluster.json are exported to."""
+        return Path(dir).expanduser() if dir else self.lifecycle.export_dir()
 
-    @abstractmethod
     def bring_up(self, quiet: bool) -> Path:
         """Hosts, cephadm, OSDs and HEALTH_OK; the export folder."""
+        return self.lifecycle.up(quiet=quiet)
 
     def up(self, name: str, dir: str | Path | None, *, osds: int = 3,
            objectstore: str = "bluestore", mds: bool = False,

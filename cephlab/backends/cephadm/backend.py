@@ -14,12 +14,8 @@ class CephadmBackend(OrchestratorBackend):
     title = "cephadm container"
     summary = "cephadm on container hosts (vagrant/containers: root and podman, no virtualization)"
     not_running_hint = "start one with `cephlab up --backend cephadm` (root, podman)"
+    lifecycle = lifecycle
 
-    def export_dir(self, dir: str | Path | None = None) -> Path:
-        return Path(dir).expanduser() if dir else lifecycle.export_dir()
-
-    def bring_up(self, quiet: bool) -> Path:
-        return lifecycle.up(quiet=quiet)
 
     def down(self, name: str, dir: str | Path | None, *, keep: bool = False,
              destroy: bool = False) -> list[str]:

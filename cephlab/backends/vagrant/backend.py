@@ -15,12 +15,8 @@ class VagrantBackend(OrchestratorBackend):
     title = "Vagrant"
     summary = "cephadm in the VMs of vagrant/ (needs KVM or VirtualBox)"
     not_running_hint = "start one with `cephlab up --backend vagrant` (or `vagrant up` in vagrant/)"
+    lifecycle = lifecycle
 
-    def export_dir(self, dir: str | Path | None = None) -> Path:
-        return Path(dir).expanduser() if dir else lifecycle.export_dir()
-
-    def bring_up(self, quiet: bool) -> Path:
-        return lifecycle.up(quiet=quiet)
 
     def down(self, name: str, dir: str | Path | None, *, keep: bool = False,
              destroy: bool = False) -> list[str]:
