@@ -3,13 +3,19 @@ the model fed with the measured ends, paired round by round, a tolerance from th
 spread, and its negative control."""
 from __future__ import annotations
 
+import json
 import types
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from cephlab.helpers import readmix
+from cephlab.helpers.compare import Comparison
 from models import iops
+
+# real sweeps, and measured/model of separate runs (their "source" fields say where from)
+SWEEPS = json.loads((Path(__file__).parent / "data" / "readmix_sweeps.json").read_text())
 
 
 class FakeCluster:
@@ -139,11 +145,7 @@ def test_real_sweeps_agree_and_reject_the_linear_mix():
     """Three real sweeps (tests/unit/data/readmix_sweeps.json). Their ends spread 13-50 % over the
     rounds, so the unpaired tolerances reached ±38-47 %; paired, every point agrees, every linear
     control is rejected, and no tolerance exceeds 20 %."""
-    import json
-    from pathlib import Path
-    data = json.loads((Path(__file__).parent / "data" / "readmix_sweeps.json").read_text())
-    for sweep in data["sweeps"]:
-        # paired, the rounds of a run spread 2-20 %
+    for sweep in SWEEPS["sweeps"]:
         cmp = readmix.compare(pd.DataFrame(sweep))
         cmp.assert_agree()
         assert all(r.control_fails for r in cmp.rows)
@@ -154,11 +156,14 @@ def test_the_floor_covers_how_far_whole_runs_moved():
     """MIN_TOL is the run-to-run spread: every separate run on record (3 sweeps, 2 bench runs,
     the CI run whose 30 % row failed under the old 5 % floor at x0.87, and the committed
     solution's run) lies inside the check's bounds, and the old floor would not have held them."""
-    import json
-    from pathlib import Path
-    runs = json.loads((Path(__file__).parent / "data" / "readmix_sweeps.json").read_text())["between_runs"]["runs"]
+    runs = SWEEPS["between_runs"]["runs"]
     rows = [row for run in runs for pct, row in run.items() if pct != "run"]
     assert len(rows) == 19 and min(r["ratio"] for r in rows) == 0.819
-    inside = [1 - readmix.MIN_TOL - r["lock_wait"] <= r["ratio"] <= 1 + readmix.MIN_TOL for r in rows]
-    assert all(inside)
-    assert not all(1 - 0.05 - r["lock_wait"] <= r["ratio"] <= 1.05 for r in rows)
+
+    def agree(floor):           # each run's point through the lab's own check, model 1 = its ratio
+        cmp = Comparison()
+        for r in rows:
+            cmp.add("IOPS", model=1.0, measured=r["ratio"], rel_tol=floor, below=r["lock_wait"])
+        return [row.agrees for row in cmp.rows]
+    assert all(agree(readmix.MIN_TOL))
+    assert not all(agree(0.05))

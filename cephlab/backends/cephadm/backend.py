@@ -16,7 +16,6 @@ class CephadmBackend(OrchestratorBackend):
     not_running_hint = "start one with `cephlab up --backend cephadm` (root, podman)"
     lifecycle = lifecycle
 
-
     def down(self, name: str, dir: str | Path | None, *, keep: bool = False,
              destroy: bool = False) -> list[str]:
         lifecycle.down(quiet=False)

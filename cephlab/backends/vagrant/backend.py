@@ -17,7 +17,6 @@ class VagrantBackend(OrchestratorBackend):
     not_running_hint = "start one with `cephlab up --backend vagrant` (or `vagrant up` in vagrant/)"
     lifecycle = lifecycle
 
-
     def down(self, name: str, dir: str | Path | None, *, keep: bool = False,
              destroy: bool = False) -> list[str]:
         lifecycle.down(destroy=destroy)
