@@ -1,11 +1,14 @@
 # The two commands of the README, plus the helpers later labs add.
-.PHONY: lab test setup vagrant-check
+.PHONY: lab test setup check vagrant-check
 
 lab:    ## set up what is missing, start the mini cluster, open JupyterLab on labs/
 	bash cephlab/bootstrap.sh lab
 
 test:   ## set up what is missing, run every test (models, oracles, cluster, notebooks)
 	bash cephlab/bootstrap.sh test
+
+check:  ## the fast loop (about a minute): ruff, mypy and the pure tests; no cluster, no OS packages
+	bash cephlab/bootstrap.sh check
 
 setup:  ## only install OS packages and the .venv
 	bash cephlab/bootstrap.sh setup

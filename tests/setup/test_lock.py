@@ -2,7 +2,7 @@
 that passed CI (issue 11). `make lock` renews it; the set-up installs with `pip install -c`.
 
 Checked here: every dependency of pyproject.toml (and so of environment.yml, which mirrors it, see
-tests/test_environment_sync.py) is pinned to one version that its specifier allows; and the .venv
+tests/unit/test_environment_sync.py) is pinned to one version that its specifier allows; and the .venv
 these tests run in holds exactly the pinned versions (so CI ran what the lock says), less the
 packages cephlab/pip-drop.txt removes again, which must be absent."""
 import re
@@ -14,7 +14,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from tests.test_environment_sync import environment_specs, pyproject_specs
+from tests.unit.test_environment_sync import environment_specs, pyproject_specs
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCK = ROOT / "constraints.txt"

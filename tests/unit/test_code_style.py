@@ -7,6 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.lint       # make check runs ruff and mypy itself and skips these
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 

@@ -9,6 +9,7 @@ lab 08's Q2), a reading of a seed's own figures (lab 07's Q1, lab 09's Q1), or o
 have too few possible values to differ between learners (lab 00's Q1 set and Q5 booleans)."""
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -97,6 +98,7 @@ def _directive(cell):
     return first.lstrip("# ").strip() if first.startswith("# BEGIN") or first.startswith("# END") else None
 
 
+@functools.lru_cache(maxsize=None)          # parsed once per lab: the tests exec it for many learners
 def questions(lab):
     """(setup cells, {question: (solution cells, public test cells, hidden test cells)}) of the
     solution source, up to its last question."""

@@ -3,7 +3,7 @@ import os
 import stat
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 TOP_LEVEL = ["labs", "models", "cephlab", "vagrant", "data", "solutions", "tests", "bench",
              "environment.yml", "pyproject.toml", "README.md", ".ci/run"]

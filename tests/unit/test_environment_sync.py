@@ -5,7 +5,7 @@ from pathlib import Path
 import tomllib
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _normalise(spec):
