@@ -20,7 +20,8 @@ from pathlib import Path
 from cephlab.core import proc
 from cephlab.core.errors import ClusterError
 
-ESTABLISHED = "01"        # TCP state code in /proc/net/tcp
+ESTABLISHED = "01"        # TCP state codes in /proc/net/tcp
+LISTEN = "0A"
 
 
 def _endpoint(hex_addr):
@@ -45,7 +46,7 @@ def tcp_table(proc=Path("/proc/net")):
 
 def socket_inodes(pid):
     """Inodes of the sockets process `pid` holds open (empty when it is gone)."""
-    out = set()
+    out: set[int] = set()
     try:
         fds = proc.fds(pid)
     except OSError:
@@ -65,6 +66,13 @@ def established(pid, table=None):
     table = tcp_table() if table is None else table
     rows = (table.get(i) for i in socket_inodes(pid))
     return [(loc, rem) for loc, rem, state in filter(None, rows) if state == ESTABLISHED]
+
+
+def listening(pid, table=None):
+    """[(address hex, port)] of the TCP sockets process `pid` listens on ('00000000' is any address)."""
+    table = tcp_table() if table is None else table
+    rows = (table.get(i) for i in socket_inodes(pid))
+    return [loc for loc, _, state in filter(None, rows) if state == LISTEN]
 
 
 def connection_counts(cluster, kind="osd", client_pid=None):

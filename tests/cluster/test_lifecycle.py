@@ -43,6 +43,19 @@ def test_every_path_in_the_conf_is_inside_the_folder(lab_cluster):
     assert oct(os.stat(lab_cluster.dir / "osd" / "0" / "keyring").st_mode & 0o777) == "0o600"
 
 
+def test_every_daemon_listens_on_loopback_only(lab_cluster):
+    """No port of the lab is open to other machines (a shared server, a laptop on a public
+    network): every listening socket of every daemon is on 127.0.0.1, none on any address."""
+    from cephlab.helpers.connections import listening, tcp_table
+    table = tcp_table()
+    found = {name: listening(pid, table) for name, pid in lab_cluster.pids().items()}
+    assert all(found.values()), f"a daemon listens nowhere, so the check would see nothing: {found}"
+    osd_ports = [port for name, socks in found.items() if name.startswith("osd.") for _, port in socks]
+    assert len(osd_ports) >= 4 * 4, f"each OSD has a public, a cluster and two heartbeat sockets: {found}"
+    loopback = "0100007F"                 # 127.0.0.1 as /proc/net/tcp prints it
+    assert {addr for socks in found.values() for addr, _ in socks} == {loopback}, found
+
+
 def test_connect_finds_it_and_explains_a_missing_cluster(lab_cluster, tmp_path):
     assert Cluster.connect(lab_cluster.name).pids() == lab_cluster.pids()
     with pytest.raises(ClusterNotRunning, match="cephlab up"):

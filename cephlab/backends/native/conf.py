@@ -60,7 +60,9 @@ def ceph_conf(d, fsid, ports, objectstore="bluestore"):
 fsid = {fsid}
 mon host = {mon_host}
 mon initial members = a
+# both messengers (and so the OSDs' heartbeats) on loopback: nothing reachable from elsewhere
 public addr = 127.0.0.1
+cluster addr = 127.0.0.1
 ms bind ipv4 = true
 ms bind ipv6 = false
 ms bind port min = {ports['bind_min']}
