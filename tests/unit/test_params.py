@@ -1,4 +1,4 @@
-"""Per-learner parameters (issue 14, item 2; item 6d): cephlab.course.params draws the same
+"""Per-learner parameters: cephlab.course.params draws the same
 values for the same lab and learner, different ones for another learner, and in every lab each
 parameterised question's hidden tests — run here in-process, as otter runs them, on the
 solution's own cells — accept the answers computed for the learner graded and reject another
@@ -98,7 +98,7 @@ def _directive(cell):
     return first.lstrip("# ").strip() if first.startswith("# BEGIN") or first.startswith("# END") else None
 
 
-@functools.lru_cache(maxsize=None)          # parsed once per lab: the tests exec it for many learners
+@functools.cache          # parsed once per lab: the tests exec it for many learners
 def questions(lab):
     """(setup cells, {question: (solution cells, public test cells, hidden test cells)}) of the
     solution source, up to its last question."""
