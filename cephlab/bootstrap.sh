@@ -63,7 +63,10 @@ DROP="$ROOT/cephlab/pip-drop.txt"     # installed as dependencies, removed again
 
 ensure_venv() {
     local stamp="$VENV/.cephlab-stamp" want
-    want="$(cat "$ROOT/pyproject.toml" "$LOCK" "$DROP" | sha256sum | cut -c1-16)"
+    # what decides the installed packages: pyproject.toml less its [tool.*] tables other than
+    # setuptools' (a lint or test setting changes nothing installed), the lock and the drop list
+    want="$( (awk '/^\[/ { skip = ($0 ~ /^\[+tool\./ && $0 !~ /^\[tool\.setuptools/) } !skip' \
+              "$ROOT/pyproject.toml"; cat "$LOCK" "$DROP") | sha256sum | cut -c1-16)"
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$VENV/bin/cephlab" ]; then
         return 0
     fi
