@@ -121,7 +121,8 @@ class AutoscaleTarget(NamedTuple):
     final_ratio: float   # share of the subtree's PG budget the pool gets
     ideal: float         # pool_pg_target before rounding (IDEAL PG_NUM shows int(ideal))
     pg_num: int          # NEW PG_NUM: nearest power of two, at least pg_num_min, at most pg_num_max
-    would_adjust: bool   # True when pg_num is more than threshold x away from the current one
+    would_adjust: bool | np.ndarray   # True when pg_num is more than threshold x away from the
+                                      # current one (an array of them when vectorised)
 
 
 def _final_pg_num(ideal, pg_num_min, pg_num_max):

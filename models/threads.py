@@ -157,7 +157,7 @@ def kernel_thread_limits(proc=Path("/proc/sys/kernel")):
 
     The only function here that looks at the live system; pass its values to headroom().
     """
-    limits = {}
+    limits: dict[str, int | None] = {}
     for key, name in (("threads_max", "threads-max"), ("pid_max", "pid_max")):
         path = Path(proc) / name
         try:

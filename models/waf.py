@@ -47,6 +47,8 @@ BLUESTORE_JEWEL_HDD = {"min_alloc_size": 64 * KIB, "prefer_deferred_size": 0,
 class WAF(float):
     """A total write amplification factor that also carries its components in .parts."""
 
+    parts: dict[str, float]
+
     def __new__(cls, total, parts):
         obj = super().__new__(cls, total)
         obj.parts = parts

@@ -1,6 +1,9 @@
 """Pools and RBD images of a lab cluster, and resources() that cleans up after a lab."""
 from __future__ import annotations
 
+from typing import Any, Literal
+
+from cephlab.cluster.base import ClusterCore
 from cephlab.core import run
 from cephlab.core.errors import ClusterError
 from cephlab.core.poll import poll_until
@@ -13,21 +16,22 @@ except ImportError:                 # pragma: no cover - depends on the machine
 MIB = 1024 * 1024
 
 
-class Pools:
-    """Mixed into Cluster: needs self.client, self.conf, self.pg_states()."""
+class Pools(ClusterCore):
+    """Mixed into Cluster: uses self.client, self.conf and self.pg_states() (ClusterCore)."""
 
-    def pools(self):
+    def pools(self) -> list[str]:
         return [p["pool_name"] for p in self.client.mon("osd pool ls", detail="detail")]
 
-    def _after_create(self, name, application, wait):
+    def _after_create(self, name: str, application: str | None, wait: bool) -> None:
         if application:
             self.client.mon("osd pool application enable", pool=name, app=application,
                             yes_i_really_mean_it=True)
         if wait:
             self.wait_pool_clean(name)
 
-    def create_replicated_pool(self, name, size=3, min_size=None, pg_num=32,
-                               application="rados", wait=True):
+    def create_replicated_pool(self, name: str, size: int = 3, min_size: int | None = None,
+                               pg_num: int = 32, application: str | None = "rados",
+                               wait: bool = True) -> str:
         """A replicated pool with `size` copies and a fixed PG count (autoscale off)."""
         if size == 1:
             self.client.mon("config set", who="global", name="mon_allow_pool_size_one", value="true")
@@ -40,8 +44,9 @@ class Pools:
         self._after_create(name, application, wait)
         return name
 
-    def create_ec_pool(self, name, k=2, m=1, failure_domain="osd", pg_num=32,
-                       application="rados", wait=True, overwrites=False):
+    def create_ec_pool(self, name: str, k: int = 2, m: int = 1, failure_domain: str = "osd",
+                       pg_num: int = 32, application: str | None = "rados", wait: bool = True,
+                       overwrites: bool = False) -> str:
         """An erasure-coded pool with its own profile (named after the pool): k data + m coding chunks."""
         self.client.mon("osd erasure-code-profile set", name=name, force=True,
                         profile=[f"k={k}", f"m={m}", f"crush-failure-domain={failure_domain}"])
@@ -52,7 +57,7 @@ class Pools:
         self._after_create(name, application, wait)
         return name
 
-    def delete_pool(self, name):
+    def delete_pool(self, name: str) -> bool:
         """Delete a pool, and the EC profile and CRUSH rule named after it, if any."""
         info = {p["pool_name"]: p for p in self.client.mon("osd pool ls", detail="detail")}
         if name not in info:
@@ -66,7 +71,7 @@ class Pools:
             self.client.mon("osd crush rule rm", name=name)
         return True
 
-    def pg_stats(self, pool=None, osd=None):
+    def pg_stats(self, pool: str | None = None, osd: int | None = None) -> list[dict[str, Any]]:
         """The mgr's stats of every PG (one dict each: pgid, state, up, acting, stat_sum, ...),
         of one pool (`ceph pg ls-by-pool`), on one OSD (`pg ls-by-osd`), or both.
 
@@ -84,18 +89,18 @@ class Pools:
             pgs = [p for p in pgs if int(osd) in p.get("up", []) + p.get("acting", [])]
         return pgs
 
-    def wait_pool_clean(self, pool, timeout=120):
+    def wait_pool_clean(self, pool: str, timeout: float = 120) -> None:
         """Wait until every PG of `pool` is active+clean."""
         pg_num = self.client.mon("osd pool get", pool=pool, var="pg_num")["pg_num"]
 
-        def clean():
+        def clean() -> bool:
             pgs = self.pg_stats(pool=pool)
             return len(pgs) == pg_num and all(p["state"] == "active+clean" for p in pgs)
         poll_until(clean, timeout, f"the {pg_num} PGs of pool {pool} active+clean",
                    describe=lambda: str(self.pg_states()))
 
     # -- RBD ----------------------------------------------------------------------------------
-    def create_rbd_image(self, pool, image, size_mib):
+    def create_rbd_image(self, pool: str, image: str, size_mib: int) -> str:
         """An RBD image of size_mib MiB in `pool` (initialised for RBD: application rbd)."""
         if rbd is None:
             for args in (["pool", "init", pool], ["create", f"{pool}/{image}", "--size", str(size_mib)]):
@@ -106,7 +111,7 @@ class Pools:
             rbd.RBD().create(ioctx, image, size_mib * MIB)
         return image
 
-    def delete_rbd_image(self, pool, image):
+    def delete_rbd_image(self, pool: str, image: str) -> None:
         if rbd is None:
             run.run(["rbd", "-c", self.conf, "rm", f"{pool}/{image}"], what=f"rbd rm {pool}/{image}")
             return
@@ -114,12 +119,12 @@ class Pools:
             rbd.RBD().remove(ioctx, image)
 
     # -- clean-up ------------------------------------------------------------------------------
-    def resources(self):
+    def resources(self) -> Resources:
         """Context manager: pools and images created through it are deleted on exit, even on error."""
         return Resources(self)
 
 
-def pg_list(out):
+def pg_list(out: Any) -> list[dict[str, Any]]:
     """The PG rows of a `pg ls*` or `pg dump pgs_brief` answer: a list, or {"pg_stats": [...]}
     (the shape depends on the release and the command)."""
     return out.get("pg_stats", []) if isinstance(out, dict) else out
@@ -128,14 +133,14 @@ def pg_list(out):
 class Resources:
     """Records what a lab creates and deletes it, newest first, when the block ends."""
 
-    def __init__(self, cluster):
+    def __init__(self, cluster: Pools):
         self.cluster = cluster
-        self.created = []           # ("pool", name) or ("image", pool, name)
+        self.created: list[tuple[str, ...]] = []    # ("pool", name) or ("image", pool, name)
 
-    def __enter__(self):
+    def __enter__(self) -> Resources:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         errors = []
         for item in reversed(self.created):
             try:
@@ -150,17 +155,17 @@ class Resources:
             raise ClusterError("clean-up failed for " + "; ".join(errors))
         return False
 
-    def replicated_pool(self, name, **kw):
+    def replicated_pool(self, name: str, **kw: Any) -> str:
         self.cluster.create_replicated_pool(name, **kw)
         self.created.append(("pool", name))
         return name
 
-    def ec_pool(self, name, **kw):
+    def ec_pool(self, name: str, **kw: Any) -> str:
         self.cluster.create_ec_pool(name, **kw)
         self.created.append(("pool", name))
         return name
 
-    def rbd_image(self, pool, image, size_mib):
+    def rbd_image(self, pool: str, image: str, size_mib: int) -> str:
         self.cluster.create_rbd_image(pool, image, size_mib)
         self.created.append(("image", pool, image))
         return image

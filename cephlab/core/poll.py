@@ -30,9 +30,9 @@ class PollTimeout(ClusterError):
         self.last = last
 
 
-def poll_until(predicate: Callable[[], T], timeout: float, what: str, *,
+def poll_until(predicate: Callable[[], T | None], timeout: float, what: str, *,
                interval: float = 0.2, describe: Callable[[], str] | None = None,
-               progress: Callable[[float, T], None] | None = None,
+               progress: Callable[[float, T | None], None] | None = None,
                hint: str = "") -> T:
     """Call predicate() every `interval` s until it returns something truthy; return that.
 

@@ -29,7 +29,7 @@ class CanvasPlot(anywidget.AnyWidget):
     _esm = ESM
     x = T.Bytes(b"").tag(sync=True)
     ys = T.Bytes(b"").tag(sync=True)            # every curve's y, one after the other
-    series = T.List().tag(sync=True)            # [{label, color, dash, width}] in the order of ys
+    series: T.List[dict] = T.List().tag(sync=True)   # [{label, color, dash, width}] in the order of ys
     xlim = T.List([0.0, 1.0]).tag(sync=True)
     ylim = T.List([0.0, 1.0]).tag(sync=True)
     logx = T.Bool(False).tag(sync=True)

@@ -37,7 +37,10 @@ def fit_log(arrays: Iterable, bounds: tuple[float, float] | None = None,
     """
     values = _finite(arrays, log=True)
     if values.size == 0:
-        return tuple(sorted(bounds)) if bounds is not None else (1.0, 10.0)
+        if bounds is None:
+            return 1.0, 10.0
+        b_lo, b_hi = sorted(bounds)
+        return b_lo, b_hi
     lo, hi = np.log10(values.min()), np.log10(values.max())
     margin = (hi - lo) * pad if hi > lo else 0.5
     return _clamp(float(10 ** (lo - margin)), float(10 ** (hi + margin)), bounds)

@@ -51,7 +51,7 @@ def steady_max_avail(cluster, pool, tries=10, pause=1.0):
 def wait_for_data(cluster, start, added, timeout=60, share=0.99):
     """osd_usage once the OSDs' data (column "data") grew by `share` of `added` bytes since the
     usage `start` (OSDs report every few seconds); after `timeout` s the last read, as is."""
-    last = []
+    last: list[pd.DataFrame] = []
 
     def grown():
         last[:] = [osd_usage(cluster)]
@@ -73,7 +73,7 @@ def wait_for_nearfull(cluster, count, timeout=45):
     """nearfull_osds once OSD_NEARFULL names at least `count` OSDs: each OSD checks its own fill
     and tells the monitor on its next report, so they appear one by one. After `timeout` s the
     last read, as is (the caller compares it with its prediction)."""
-    last = []
+    last: list[tuple[dict, list[str]]] = []
 
     def enough():
         last[:] = [nearfull_osds(cluster)]

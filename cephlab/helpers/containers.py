@@ -67,7 +67,7 @@ def _when(stamp):
 
 def daemon_counts(rows):
     """{daemon type: count} of orch_ps rows that are running."""
-    counts = {}
+    counts: dict[str, int] = {}
     for r in rows:
         if r["status"] == "running":
             kind = r["daemon"].split(".")[0]

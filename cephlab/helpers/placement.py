@@ -53,7 +53,7 @@ def _unsettled(states):
 def wait_peered(cluster, timeout=60):
     """Wait until no PG is peering or unknown; returns the PG states ({state: count}) then.
     Unlike wait_for_clean this accepts degraded and undersized PGs (an OSD is down on purpose)."""
-    seen = {}
+    seen: dict[str, int] = {}
 
     def peered():
         seen.clear()

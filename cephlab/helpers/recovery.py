@@ -100,7 +100,7 @@ def pg_brief(cluster, rows=None):
     """({state: PG count}, {OSDs in some PG's up set}) from one `pg dump pgs_brief` of the mgr,
     or from `rows` of one (e.g. one pool's)."""
     pgs = cluster.pgs_brief() if rows is None else rows
-    states = {}
+    states: dict[str, int] = {}
     for pg in pgs:
         states[pg["state"]] = states.get(pg["state"], 0) + 1
     return states, {osd for pg in pgs for osd in pg.get("up", [])}
@@ -130,9 +130,10 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None, pool
     """
     c = lab.cluster
     pool_id = None if pool is None else _pool_id(c, pool)
-    series, times = [], {"remapped": None, "active": None, "clean": None}
+    series: list[tuple[float, dict[str, int]]] = []
+    times: dict[str, float | None] = {"remapped": None, "active": None, "clean": None}
     before = {pg["pgid"]: set(pg.get("up", [])) for pg in _brief_rows(c, pool_id)}
-    receivers = set()
+    receivers: set[int] = set()
     t0 = time.monotonic()
     lab.kill_osd(osd_id)
     down = time.monotonic() - t0

@@ -2,6 +2,8 @@
 cephadm container tests): the checks a lab relies on, through the same API the labs use."""
 from __future__ import annotations
 
+from typing import Any
+
 from cephlab.core.errors import ClusterError
 from cephlab.core.poll import PollTimeout, poll_until
 
@@ -23,7 +25,7 @@ def smoke_check(cluster, osds=None, hosts=None, failure_domain="host", bench_sec
     except PollTimeout:
         raise ClusterError(f"health is {cluster.health()} after {health_timeout} s: "
                            f"{cluster.health_detail()}") from None
-    out = {"health": "HEALTH_OK"}
+    out: dict[str, Any] = {"health": "HEALTH_OK"}
     osdmap = cluster.ceph("osd", "dump")["osds"]
     out["osds_up_in"] = sum(1 for o in osdmap if o["up"] and o["in"])
     if osds is not None and out["osds_up_in"] != osds:
