@@ -10,7 +10,8 @@ from the input event to the first animation frame whose canvas holds new pixels 
 tests/browser/liveplot_page.py), then a fast 20-step drag whose end must show the last value.
 Both renderers run in one server and one browser, lab by lab, so they share the machine's load.
 Prints median, p95 and max per row and writes them to bench/results/widgets.json.
-Target (issue 16): p95 <= 100 ms, median <= 50 ms. On a shared 2-core machine these are upper bounds.
+Target (a slider that feels immediate): p95 <= 100 ms, median <= 50 ms. On a shared 2-core machine
+these are upper bounds.
 """
 from __future__ import annotations
 

@@ -105,7 +105,7 @@ def text_counts(path):
     tests = path.parent / "tests"
     questions = sorted(set(checks) | ({p.stem for p in tests.glob("*.py")} if tests.exists() else set()))
     written = [q for q in questions if _is_written(path.parent, q)]
-    # the explanations (W1, W2: prose graded by hand) and the own-run figures (run.check) of issue 15
+    # the learner's own work: explanations (W1, W2: prose graded by hand) and own-run figures (run.check)
     explanations = sum(len(re.findall(r"\*\*W\d\. ", m)) for m in md)
     run_figures = "\n".join(code).count("run.check(")
     return {"markdown_words": words, "code_lines": code_lines, "questions": len(questions) + run_figures,

@@ -318,7 +318,7 @@ def assign(quiz, out):
 
 
 def grade(notebooks, autograder, parallel=2, timeout=300):
-    """[Result or GradingError] for each notebook, graded with the quiz's autograder zip."""
+    """[GradeResult or GradingError] for each notebook, graded with the quiz's autograder zip."""
     from cephlab.course import grading
     return grading.run_gradings([(nb, autograder) for nb in notebooks], parallel=parallel, timeout=timeout)
 

@@ -1,4 +1,4 @@
-"""Mount points on this machine: read /proc/mounts, release every mount under a folder.
+"""Mount points on this machine: read /proc/mounts, unmount every mount under a folder.
 
 Used by the native backend's `down` (ceph-fuse mounts a lab left under the cluster's tmp/) and
 by the CephFS helper; a failure is reported in one line (teardown) and the others still go.
@@ -33,5 +33,5 @@ def unmount(point: str | os.PathLike) -> None:
 
 
 def unmount_all(prefix: str) -> list[str]:
-    """Unmount every mount point whose path starts with `prefix`; returns those released."""
+    """Unmount every mount point whose path starts with `prefix`; returns those unmounted."""
     return [p for p in mounts_under(prefix) if teardown.attempt(f"unmount {p}", unmount, p)]

@@ -42,7 +42,7 @@ def install_hint(program: str) -> str:
 
 
 @dataclass
-class Result:
+class CommandResult:
     """What a finished program left: its exit code and output (text)."""
 
     cmd: list[str]
@@ -54,7 +54,7 @@ class Result:
 class CommandFailed(ClusterError):
     """A program exited non-zero; .result holds its output."""
 
-    def __init__(self, message: str, result: Result):
+    def __init__(self, message: str, result: CommandResult):
         super().__init__(message)
         self.result = result
 
@@ -76,7 +76,7 @@ def tail(text: str, lines: int = TAIL_LINES, sep: str = " | ") -> str:
 def _subprocess_run(cmd: list[str], *, timeout: float, cwd: str | None,
                     env: Mapping[str, str] | None, input: str | bytes | None,
                     stdout_file: IO[str] | None = None, show: bool = False,
-                    text: bool = True) -> Result:
+                    text: bool = True) -> CommandResult:
     stdin = subprocess.PIPE if input is not None else subprocess.DEVNULL
     out = stdout_file if stdout_file is not None else None if show else subprocess.PIPE
     err = subprocess.STDOUT if stdout_file is not None else None if show else subprocess.PIPE
@@ -93,26 +93,26 @@ def _subprocess_run(cmd: list[str], *, timeout: float, cwd: str | None,
         raise CommandTimeout(f"{Path(cmd[0]).name} did not finish within {timeout:g} s "
                              f"and was killed ({' '.join(cmd)[:200]})") from None
     if not text:
-        return Result(cmd, proc.returncode, stdout or b"", (stderr or b"").decode(errors="replace"))
-    return Result(cmd, proc.returncode, stdout or "", stderr or "")
+        return CommandResult(cmd, proc.returncode, stdout or b"", (stderr or b"").decode(errors="replace"))
+    return CommandResult(cmd, proc.returncode, stdout or "", stderr or "")
 
 
-RUNNER: Callable[..., Result] = _subprocess_run
+RUNNER: Callable[..., CommandResult] = _subprocess_run
 
 
 def run(cmd: Sequence[str | os.PathLike], *, what: str | None = None,
         timeout: float = DEFAULT_TIMEOUT_S, cwd: str | os.PathLike | None = None,
         env: Mapping[str, str] | None = None, input: str | bytes | None = None,
         check: bool = True, hint: str = "", log: str | os.PathLike | None = None,
-        show: bool = False, text: bool = True) -> Result:
-    """Run `cmd` to its end and return a Result.
+        show: bool = False, text: bool = True) -> CommandResult:
+    """Run `cmd` to its end and return a CommandResult.
 
     what: how errors name the step (default: the program's name); hint: what to do, appended
     to a ProgramMissing message (default: install_hint(program)); log: a file that receives
-    stdout and stderr instead of the Result (for long, chatty programs such as `vagrant up`);
-    show: let the program write to this terminal as it goes (its progress), the Result then holds no output; check=False
-    returns a failed Result instead of raising; text=False: stdin/stdout are bytes (objects
-    through `rados put/get -`).
+    stdout and stderr instead of the CommandResult (for long, chatty programs such as `vagrant
+    up`); show: let the program write to this terminal as it goes (its progress), the
+    CommandResult then holds no output; check=False returns a failed CommandResult instead of
+    raising; text=False: stdin/stdout are bytes (objects through `rados put/get -`).
     """
     argv = [os.fspath(a) for a in cmd]
     name = Path(argv[0]).name
@@ -164,6 +164,6 @@ def finish(proc: subprocess.Popen, what: str, timeout: float = 300) -> str:
         proc.kill()
         raise CommandTimeout(f"{what} did not finish within {timeout:g} s and was killed") from None
     if proc.returncode != 0:
-        result = Result([str(a) for a in proc.args], proc.returncode, out or "", "")  # type: ignore[union-attr]
+        result = CommandResult([str(a) for a in proc.args], proc.returncode, out or "", "")  # type: ignore[union-attr]
         raise CommandFailed(f"{what} failed (exit {proc.returncode}): {tail(out or '')}", result)
     return out or ""

@@ -1,8 +1,8 @@
-"""Release steps that must never stop a tear-down (`cephlab down`, a test session's clean-up).
+"""Clean-up steps that must never stop a tear-down (`cephlab down`, a test session's clean-up).
 
 Each step (an unmount, a loop device, a database server) either works or is reported in one line
-on stderr, saying what failed and what to do, and the tear-down goes on to stop the daemons and
-remove the folder:
+(a warning: on stderr, see core/report.py), saying what failed and what to do, and the tear-down
+goes on to stop the daemons and remove the folder:
 
     cephlab: could not unmount /x (fusermount not found: apt-get install fuse); continuing
 
@@ -11,30 +11,32 @@ remove the folder:
 """
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import signal
 import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Callable
 
 from cephlab.core import run as core_run
+from cephlab.core.errors import CephLabError
 from cephlab.core.poll import PollTimeout, poll_until
 
+log = logging.getLogger(__name__)
 TIMEOUT_S = 30                 # an unmount or a server stop that takes longer is hung
-# The Debian package that provides each program a release step runs, for "not found" lines.
+# The Debian package that provides each program a clean-up step runs, for "not found" lines.
 PACKAGES = core_run.PACKAGES
 
 
-class StepFailed(Exception):
-    """A release step failed; the message is one line: what happened (and what to do)."""
+class StepFailed(CephLabError):
+    """A clean-up step failed; the message is one line: what happened (and what to do)."""
 
 
 def report(message: str) -> None:
-    """One line on stderr, prefixed like the CLI's other messages."""
-    print(f"cephlab: {' '.join(str(message).split())}", file=sys.stderr, flush=True)
+    """One warning line, prefixed like the CLI's other messages."""
+    log.warning(f"cephlab: {' '.join(str(message).split())}")
 
 
 def reason(error: BaseException) -> str:
@@ -55,7 +57,7 @@ def _is_program(filename: object) -> bool:
 
 
 def attempt(what: str, action: Callable[..., object], *args, **kwargs) -> bool:
-    """Run one release step; on any error report "could not <what> (<why>); continuing".
+    """Run one clean-up step; on any error report "could not <what> (<why>); continuing".
 
     Returns True when the step worked. KeyboardInterrupt still stops the caller.
     """
@@ -68,7 +70,7 @@ def attempt(what: str, action: Callable[..., object], *args, **kwargs) -> bool:
 
 
 def run(cmd: Sequence[str], timeout: float = TIMEOUT_S, cwd: str | None = None) -> str:
-    """Run one release command (through core.run); returns its stdout, raises StepFailed (exit
+    """Run one clean-up command (through core.run); returns its stdout, raises StepFailed (exit
     code and the last line it printed), FileNotFoundError (program missing) or TimeoutExpired.
 
     A process that ignores the kill after a timeout (stuck in the kernel) is left behind rather

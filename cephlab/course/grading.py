@@ -31,9 +31,11 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
+from cephlab.core.errors import CourseError
 from cephlab.course import notebooks
 from cephlab.course.notebooks import AUTOGRADER, SOLUTIONS, solution_notebooks
 from cephlab.course.sandbox import JOB, MEMORY_MARKER, Sandbox, SandboxError, write_shared
@@ -49,12 +51,12 @@ LAB_STEM = re.compile(r"(\d\d)-[A-Za-z0-9-]+")
 DIRECTIVE = re.compile(r"#\s*((?:BEGIN|END)\s+(?:QUESTION|SOLUTION|TESTS|PROMPT)|ASSIGNMENT CONFIG)")
 
 
-class GradingError(RuntimeError):
+class GradingError(CourseError):
     """A notebook could not be graded (not a lab notebook, no solution, otter failed)."""
 
 
 @dataclass
-class Result:
+class GradeResult:
     notebook: Path
     lab: str
     questions: dict = field(default_factory=dict)   # {"q1": (score, possible)}
@@ -248,7 +250,8 @@ def _run_children(tasks, parallel, timeout, preload):
     if preload:
         importlib.import_module(preload)
     ctx = multiprocessing.get_context("fork")
-    outcomes, pending, running = [None] * len(tasks), list(enumerate(tasks)), {}
+    outcomes, pending = [None] * len(tasks), list(enumerate(tasks))
+    running: dict[int, tuple[_Child, Any]] = {}     # task index -> (child, its finish)
     while pending or running:
         while pending and len(running) < max(1, parallel):
             i, (start, finish) = pending.pop(0)
@@ -321,7 +324,7 @@ def _start_otter(ctx, sandbox, job: Path, lab: str, autograder, shared: Path, le
 
 
 def _outcome(notebook, lab, job: Path, child, status, timeout, sandbox):
-    """A Result, or the GradingError that says why the notebook has none."""
+    """A GradeResult, or the GradingError that says why the notebook has none."""
     if isinstance(status, GradingError):
         return status
     if status == "timeout":
@@ -337,13 +340,13 @@ def _outcome(notebook, lab, job: Path, child, status, timeout, sandbox):
     if status != 0 or not results.exists():
         return GradingError(f"otter run failed on {notebook}:\n{child.log_tail()}")
     try:
-        return Result(notebook, lab, parse_results(json.loads(results.read_text())), child.elapsed)
+        return GradeResult(notebook, lab, parse_results(json.loads(results.read_text())), child.elapsed)
     except GradingError as err:
         return GradingError(f"{notebook}: {err}")
 
 
 def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX, learner_of=None):
-    """Grade [(notebook, autograder zip)], `parallel` at a time; returns a Result or a
+    """Grade [(notebook, autograder zip)], `parallel` at a time; returns a GradeResult or a
     GradingError per job, in order. Each grading is `otter run` in a child forked from this
     process: in its own sandbox (cephlab.course.sandbox), or with sandbox=None otter's entry point
     otter.run.main in the child itself (imported once here for all of them). learner_of(notebook):
@@ -391,7 +394,7 @@ def parse_results(results):
 
 
 def grade(notebook, autograder=None, workdir=None, timeout=300, sandbox=SANDBOX, learner_of=None):
-    """Grade one notebook; returns a Result, raises GradingError. autograder: a zip (default:
+    """Grade one notebook; returns a GradeResult, raises GradingError. autograder: a zip (default:
     found or made for the notebook's lab); workdir: where to make it (default: a temporary folder);
     sandbox: None grades without one (learners' code runs as you); learner_of: as run_gradings."""
     notebook = Path(notebook)
@@ -408,7 +411,8 @@ def grade(notebook, autograder=None, workdir=None, timeout=300, sandbox=SANDBOX,
 # -- answers from the solution (tests, and instructors checking a lab's grading) ------------------
 def solution_answers(master):
     """{"q1": [code, ...]}: each question's solution cells, as a learner would type them."""
-    answers, question, in_solution = {}, None, False
+    answers: dict[str, list[str]] = {}
+    question, in_solution = None, False
     for cell in master["cells"]:
         directive = _raw_directive(cell)
         if directive == "BEGIN QUESTION":
@@ -451,7 +455,8 @@ def questions_without_hidden_tests(master):
 
 def answer_cells(student):
     """{"q1": [cell index, ...]}: a student notebook's answer cells, by the check that follows."""
-    found, pending = {}, []
+    found: dict[str, list[int]] = {}
+    pending: list[int] = []
     for i, cell in enumerate(student["cells"]):
         if cell["cell_type"] != "code":
             continue
@@ -509,7 +514,7 @@ def grade_many(notebooks, jobs=2, timeout=300, workdir=None, on_result=None, san
                learner_of=None):
     """Grade notebooks `jobs` at a time, making each lab's autograder once (sandboxed unless
     sandbox is None). Returns
-    [(notebook, Result or GradingError)] in the given order; on_result(notebook, outcome) is
+    [(notebook, GradeResult or GradingError)] in the given order; on_result(notebook, outcome) is
     called as each one finishes."""
     def attempt(fn, *args):
         try:

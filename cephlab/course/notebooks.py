@@ -41,7 +41,7 @@ def otter_assign(solution, out):
 
 
 # otter assign replaces `# SOLUTION` lines only inside questions; the learner's own-experiment
-# cells after a measurement (issue 15) are not questions, so the same rule is applied to them here.
+# cells after a measurement are not questions, so the same rule is applied to them here.
 SOLUTION_LINE = re.compile(r"^(?P<indent>\s*)(?P<target>[A-Za-z_][\w.]*)\s*=(?!=).*#\s*SOLUTION\s*$")
 
 

@@ -1,4 +1,4 @@
-"""Per-learner question parameters (issue 14, item 2), as PrairieLearn draws them.
+"""Per-learner question parameters, as PrairieLearn draws them: learners do not share answers.
 
     LEARNER = params.learner_id("")            # the notebook's first cell: "" or the learner's id
     P = params.lab_params("03-disk-iops")      # {"q1_disks": 12, "q1_disk_iops": 550, ...}

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cephlab.core import run
-from cephlab.core.errors import ClusterError
+from cephlab.core.errors import ClusterError, CourseError
 from cephlab.course.notebooks import ROOT
 
 JOB = "/grading"                   # the job folder, as the sandbox sees it
@@ -62,7 +62,7 @@ get_ipython().events.register("post_run_cell", _cephlab_note_memory_error)
 '''
 
 
-class SandboxError(RuntimeError):
+class SandboxError(CourseError):
     """The sandbox cannot run here (bwrap missing, or namespaces not allowed)."""
 
 
@@ -113,8 +113,8 @@ class Sandbox:
         # the tmpfs first: a checkout (and its .venv) under /tmp is bound on top of it, not hidden
         args += ["--proc", "/proc", "--dev", "/dev", "--size", size, "--tmpfs", "/tmp",
                  "--size", size, "--tmpfs", HOME]
-        for path in python_roots() + [self.root / p for p in PUBLIC_PACKAGES]:
-            args += ["--ro-bind", str(path), str(path)]
+        for folder in python_roots() + [self.root / p for p in PUBLIC_PACKAGES]:
+            args += ["--ro-bind", str(folder), str(folder)]
         args += ["--ro-bind", str(shared / "memory_hook.py"),
                  f"{HOME}/.ipython/profile_default/startup/00-cephlab-grading.py",
                  "--bind", str(job), JOB]

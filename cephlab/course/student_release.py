@@ -22,6 +22,7 @@ import shutil
 import tarfile
 from pathlib import Path
 
+from cephlab.core.errors import CourseError
 from cephlab.course.notebooks import ROOT
 
 INCLUDE = ("labs", "data", "cephlab", "models", ".binder", "vagrant", "pyproject.toml", "constraints.txt",
@@ -42,7 +43,7 @@ kept in `NN-topic/tests/`. They help you check your work; grading runs further t
 """
 
 
-class ReleaseError(RuntimeError):
+class ReleaseError(CourseError):
     """The release cannot be built (bad target folder, something forbidden would ship)."""
 
 

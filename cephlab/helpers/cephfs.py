@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cephlab.core import proc, run, teardown
-from cephlab.core.errors import ClusterError
+from cephlab.core.errors import ClusterError, json_or_raise
 from cephlab.core.mounts import mount_point, unmount, unmount_all  # noqa: F401  (lab 09 uses them)
 from cephlab.core.poll import PollTimeout, poll_until
 
@@ -169,7 +169,8 @@ def admin_socket(path, prefix, timeout=10, **args):
             if not chunk:
                 break
             body += chunk
-    return json.loads(body)
+    # A daemon that closes early leaves a cut-off document: say so, with what it sent.
+    return json_or_raise(body, f"the admin socket {Path(path).name}", f"the JSON answer to {prefix!r}")
 
 
 def mds_requests(cluster, name="mds.a"):
@@ -233,7 +234,7 @@ def metadata_bench(roots, files=100, workers=4, layout="shared", tag="md", count
     for op in OPS:
         barrier = threading.Barrier(workers + 1)
         spent = [0.0] * workers
-        errors = []
+        errors: list[OSError] = []
 
         def work(w, op=op, barrier=barrier, spent=spent, errors=errors):
             names = [dirs[w] / f"f{w}-{i}" for i in range(files)]

@@ -142,5 +142,6 @@ class Comparison:
                      f"also agrees with {r.measured:g} {r.unit} at {r.tolerance}" for r in blind]
             raise AssertionError("a check cannot tell the model from a wrong one:\n" + "\n".join(lines))
         controls = sum(r.control_fails is True for r in self.rows)
+        # The check's verdict, shown in the notebook cell (nbval compares it): a display, not a log.
         print(f"all {len(self.rows)} comparisons agree within their tolerance"
               + (f"; {controls} wrong models rejected" if controls else ""))

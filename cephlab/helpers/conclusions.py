@@ -1,5 +1,5 @@
 """Conclusions rendered from the run: a sentence that states a measured figure is built from the
-numbers of this run, so it cannot contradict the table printed above it (issue 15).
+numbers of this run, so it cannot contradict the table printed above it.
 
     conclusions.render('''
     - **Defaults.** The model said {model:.1f} s; the cluster took {measured:.1f} s ({ratio:.2f}x).

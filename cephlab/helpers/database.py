@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from cephlab.core import proc, run, teardown
-from cephlab.core.errors import ClusterError, SetupError
+from cephlab.core.errors import ClusterError, SetupError, match_or_raise
 from cephlab.core.poll import poll_until
 from cephlab.helpers.latency import fsync_latencies_ms
 
@@ -49,12 +49,14 @@ def pg_bin_dir():
     /usr/lib/postgresql/N/bin, else wherever pg_ctl is on PATH."""
     if os.environ.get("CEPHLAB_PG_BIN"):
         return Path(os.environ["CEPHLAB_PG_BIN"])
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"),
-                   key=lambda p: int(re.search(r"/(\d+)/bin", p).group(1)))
-    if found:
-        return Path(found[-1]).parent
-    if shutil.which("pg_ctl"):
-        return Path(shutil.which("pg_ctl")).resolve().parent
+    # Debian names each installed major version's folder by its number; other folders are not one.
+    versions = {int(m.group(1)): p for p in glob.glob("/usr/lib/postgresql/*/bin/pg_ctl")
+                if (m := re.search(r"/(\d+)/bin/pg_ctl$", p))}
+    if versions:
+        return Path(versions[max(versions)]).parent
+    pg_ctl = shutil.which("pg_ctl")
+    if pg_ctl:
+        return Path(pg_ctl).resolve().parent
     raise SetupError(f"PostgreSQL is not installed (no pg_ctl found): {INSTALL_HINT}")
 
 
@@ -165,10 +167,17 @@ class DatabaseBench:
                            "-j", str(min(clients, 2)), "-t", str(per_client), *self._conn(name),
                            "postgres"], f"pgbench on {name}", timeout=600)
         wall = time.monotonic() - t0
-        tps = float(re.search(r"tps = ([\d.]+)", out).group(1))
-        lat = float(re.search(r"latency average = ([\d.]+) ms", out).group(1))
-        return {"clients": clients, "transactions": per_client * clients, "tps": tps,
-                "latency_ms": lat, "wall_s": wall}
+        return {"clients": clients, "transactions": per_client * clients, **parse_pgbench(out),
+                "wall_s": wall}
+
+
+def parse_pgbench(out):
+    """{"tps", "latency_ms"} from pgbench's summary; ParseError (naming pgbench, showing its
+    output) when a line is missing."""
+    tps = match_or_raise(r"tps = ([\d.]+)", out, "pgbench", "the transactions per second (tps = ...)")
+    lat = match_or_raise(r"latency average = ([\d.]+) ms", out, "pgbench",
+                         "the mean latency (latency average = ... ms)")
+    return {"tps": float(tps.group(1)), "latency_ms": float(lat.group(1))}
 
 
 def work_folder(cluster_name):

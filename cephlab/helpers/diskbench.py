@@ -52,7 +52,7 @@ def fio_file(folder, rw="randwrite", bs=4096, iodepth=16, seconds=3, size_mib=32
         except run.CommandFailed as e:
             raise ClusterError(f"{e}; is the folder on a file system that supports O_DIRECT "
                                "(not tmpfs)?") from e
-        return parse_fio(_json_in(out), rw, bs)
+        return parse_fio(_json_in(out, "fio"), rw, bs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -92,7 +92,7 @@ def cpu_meter(cluster):
     if not cluster.local_daemons:
         raise ClusterError("cpu_meter reads /proc of the OSD processes: it needs a native lab "
                            "cluster (the daemons of a Vagrant cluster run in VMs)")
-    out = {}
+    out: dict[str, float] = {}
     osd0, child0, (busy0, total0), t0 = (_osd_cpu(cluster), children_cpu_seconds(),
                                          host_cpu_seconds(), time.monotonic())
     yield out

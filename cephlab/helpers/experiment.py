@@ -1,4 +1,4 @@
-"""The learner's own experiment in a lab (issue 15): a choice, a prediction, a run, the gap.
+"""The learner's own experiment in a lab: a choice, a prediction, a run, the gap.
 
     size = experiment.choice(my_object_bytes, 1000, "my_object_bytes (Q6)")   # before the run
     ... measure with `size` ...
@@ -21,7 +21,7 @@ from numbers import Real
 def choice(value, default, what):
     """The value a learner chose in an exercise, or `default` (said so) while it is still `...`:
     the measurement that uses the choice runs either way, and the learner sees which it used."""
-    if value is ... or value is None:
+    if value is ... or value is None:      # said in the learner's own cell (a display, not a log)
         print(f"{what} is not set yet: measuring with {default!r}; set it and run this cell again")
         return default
     return value

@@ -12,6 +12,7 @@ cache, but not the file system's own journal and metadata, which kernel threads 
 """
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ from cephlab.core.errors import ClusterError
 from cephlab.core.poll import PollTimeout, poll_until
 from models import data
 
+log = logging.getLogger(__name__)
 MIB = 1024 * 1024
 
 # (perf dump section, counter) -> the name used here. Sums over OSDs.
@@ -50,7 +52,7 @@ def prefill_image(cluster, pool, image, size_mib, chunk_mib=4):
 
 def counters(cluster, osds):
     """{name: sum over osds} for the COUNTERS an OSD has (BlueStore or FileStore)."""
-    total = {}
+    total: dict[str, float] = {}
     for osd in osds:
         dump = cluster.perf_dump(osd)
         for (section, counter), name in COUNTERS.items():
@@ -136,7 +138,7 @@ def wait_until_quiet(cluster, osds, timeout=30.0, window=0.5, rate=QUIET_BYTES_P
         poll_until(quiet, timeout, f"OSDs {osds} idle (under {rate / MIB:g} MiB/s)", interval=0,
                    describe=lambda: f"still {seen[0] / MIB:.1f} MiB/s")
     except PollTimeout as e:
-        print(f"note: {e}; the next run's device bytes include that background work")
+        log.warning(f"note: {e}; the next run's device bytes include that background work")
     return time.monotonic() - t0
 
 
@@ -162,8 +164,10 @@ def measure_writes(cluster, pool, image, bs, seconds=3, iodepth=16, osds=None, s
         why = _not_the_write_path(run)
         if not why:
             break
-        print(f"note: during the {bs // 1024} KiB run {why}"
-              + ("; running it again" if attempt + 1 < attempts else "; it stays in this run's figures"))
+        if attempt + 1 < attempts:      # run again: the figures will be clean
+            log.info(f"note: during the {bs // 1024} KiB run {why}; running it again")
+        else:                           # the last run's figures include that work
+            log.warning(f"note: during the {bs // 1024} KiB run {why}; it stays in this run's figures")
     run.repeats = attempt
     return run
 

@@ -1,4 +1,4 @@
-"""The cephadm container backend through the lab's own API (issue 13): Cluster.connect(backend=
+"""The cephadm container backend through the lab's own API: Cluster.connect(backend=
 "cephadm"), faults through cephadm (orch stop/start, a SIGKILL of the unit in its node), the
 smoke check the Vagrant cluster runs, and `cephlab status`. The cluster: conftest.py."""
 import os

@@ -1,4 +1,4 @@
-"""Labs 01, 08 and 11 on the cephadm container cluster (issue 13, item 2).
+"""Labs 01, 08 and 11 on the cephadm container cluster: they behave there as on the native one.
 
 Each solution runs under nbval as on the native cluster (a nested pytest: its saved outputs are
 compared the same way), then each student version runs top to bottom. The kernels find the

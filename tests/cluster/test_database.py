@@ -52,11 +52,11 @@ def test_close_removes_servers_mounts_and_image(bench, lab_cluster):
     bench.close()       # idempotent: a second clean-up finds nothing to do
 
 
-def test_down_releases_the_database_mounts_before_the_daemons_stop(bench, lab_cluster):
-    """`cephlab down` runs cleanup.release_lab_clients first: a loop device over an rbd-fuse file whose
+def test_down_frees_the_database_mounts_before_the_daemons_stop(bench, lab_cluster):
+    """`cephlab down` runs cleanup.free_lab_clients first: a loop device over an rbd-fuse file whose
     cluster is gone hangs every process that touches it (losetup, the file system, df)."""
     assert os.path.ismount(bench.mnt)
-    cleanup.release_lab_clients(lab_cluster.name, lab_cluster.dir)
+    cleanup.free_lab_clients(lab_cluster.name, lab_cluster.dir)
     assert not bench.work.exists()
     assert str(bench.work) not in Path("/proc/mounts").read_text()
     loops = subprocess.run(["losetup", "-a"], capture_output=True, text=True).stdout

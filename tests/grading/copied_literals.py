@@ -1,4 +1,4 @@
-"""A learner who copies instead of working (issue 14, item 6c): every answer variable gets a
+"""A learner who copies instead of working: every answer variable gets a
 literal found in its question's public test (labs/NN/tests/qN.py) or printed in an output above
 the question in the executed solution, and the lab's autograder must give that notebook at most
 BOUND of the lab's points.

@@ -2,7 +2,7 @@
 gives the solution full marks, the untouched student notebook 0, a student notebook with one
 question answered (its lines taken from the solution) exactly that question's points, and a
 notebook of literals copied from the public tests and the outputs above each question at most
-copied_literals.BOUND of the lab's points (issue 14, item 6c).
+copied_literals.BOUND of the lab's points (copying is not enough to pass).
 
 When the first test asks, the session's otter assigns (tests/conftest.py otter_assigned: fresh
 autograders, so a stale build/ cannot hide a broken lab) then one batch of all gradings run, two
@@ -50,7 +50,7 @@ def prepare(lab, work, zipped):
 
 @pytest.fixture(scope="session")
 def graded(tmp_path_factory, otter_assigned):
-    """{lab: {"points", "question", "solution": Result, "student": Result, "one": Result}}, or
+    """{lab: {"points", "question", "solution": GradeResult, "student": GradeResult, "one": GradeResult}}, or
     the lab's error. The session's otter assigns (tests/conftest.py), then one batch of all the
     gradings."""
     work = tmp_path_factory.mktemp("grading")
@@ -117,14 +117,14 @@ def test_one_answered_question_scores_exactly_its_points(graded, lab):
 
 
 # Labs whose copied literals still score more than BOUND (an answer still printed above its
-# question, issue 14 item 3): none since 2026-11-25 (lab 02's Q2 asks about 60 OSDs, lab 04's Q5
+# question, so copying it scores): none since 2026-11-25 (lab 02's Q2 asks about 60 OSDs, lab 04's Q5
 # about 16 KiB writes, neither shown above them). strict: a lab put here that passes fails.
 COPIED_ABOVE_BOUND: set[str] = set()
 
 
 @pytest.mark.timeout(2400)
 @pytest.mark.parametrize("lab", [pytest.param(lab, marks=pytest.mark.xfail(
-    lab in COPIED_ABOVE_BOUND, strict=True, reason="an answer is printed above its question (issue 14, item 3)"))
+    lab in COPIED_ABOVE_BOUND, strict=True, reason="an answer is printed above its question"))
     for lab in ALL_LABS])
 def test_copied_literals_score_at_most_the_bound(graded, lab):
     """Answers copied from the public tests and the outputs above each question (the literal

@@ -173,7 +173,7 @@ def test_points_are_printed_short(x, shown):
 
 
 def test_csv_has_a_row_per_notebook_and_errors_in_place_of_points(tmp_path):
-    ok = grading.Result(tmp_path / "a.ipynb", LAB01, {"q1": (1.0, 1.0), "q10": (0.0, 2.0), "q2": (0.5, 1.0)})
+    ok = grading.GradeResult(tmp_path / "a.ipynb", LAB01, {"q1": (1.0, 1.0), "q10": (0.0, 2.0), "q2": (0.5, 1.0)})
     bad = grading.GradingError("otter run failed on b.ipynb:\nmore")
     cli_grade.write_csv(tmp_path / "g.csv", [(ok.notebook, ok), (tmp_path / "b.ipynb", bad)])
     rows = list(csv.reader((tmp_path / "g.csv").open()))

@@ -1,4 +1,4 @@
-"""Per-learner parameters through the real grader (issue 14, item 6e): a student notebook of every lab
+"""Per-learner parameters through the real grader: a student notebook of every lab
 answered with the values that are right for bob's parameters (literals, as a learner
 who computed them would leave them; bob's id typed in the first cell) gets full marks when graded
 as bob — from the id in the notebook, or from $CEPHLAB_LEARNER=bob — and 0 when the instructor
@@ -71,7 +71,7 @@ def answered_for(lab, learner, work):
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory, otter_assigned):
-    """{(lab, kind): Result or GradingError}: bob's notebook of each lab graded with his typed id
+    """{(lab, kind): GradeResult or GradingError}: bob's notebook of each lab graded with his typed id
     and as alice; on ID_SOURCE_LABS also as bob by $CEPHLAB_LEARNER and handed in by each."""
     work = tmp_path_factory.mktemp("params")
     labs = sorted(PARAMETERISED)
@@ -121,7 +121,7 @@ def outcome(graded, lab, kind):
 
 
 def parameterised(r, lab):
-    """(score, possible) of the lab's parameterised questions in a Result."""
+    """(score, possible) of the lab's parameterised questions in a GradeResult."""
     scores = [r.questions[q] for q in PARAMETERISED[lab]]
     return sum(s for s, _ in scores), sum(p for _, p in scores)
 

@@ -1,4 +1,4 @@
-"""The pre/post quizzes (book/quizzes/, issue 15 item 5) grade like the labs: otter assign of each
+"""The pre/post quizzes (book/quizzes/) grade like the labs: otter assign of each
 quiz, then otter run with the quiz's autograder (hidden tests included, sandboxed) gives the quiz's
 solution full marks and its untouched student copy 0. One batch of assigns, then one batch of
 gradings, two at a time (cephlab.course.grading.assign_many, run_gradings)."""
@@ -22,7 +22,7 @@ IDS = [p.stem for p in QUIZZES]
 
 @pytest.fixture(scope="session")
 def graded(tmp_path_factory):
-    """{quiz stem: (solution Result or error, student Result or error)}."""
+    """{quiz stem: (solution GradeResult or error, student GradeResult or error)}."""
     work = tmp_path_factory.mktemp("quizzes")
     zips = grading.assign_many(QUIZZES, work, parallel=2)
     jobs, keys = [], []

@@ -194,7 +194,7 @@ def probe_gradings(tmp_path_factory):
 @pytest.mark.timeout(900)
 def test_a_sandboxed_submission_reaches_no_file_and_no_port(probe_gradings):
     boxed = probe_gradings["boxed"]
-    assert isinstance(boxed, grading.Result), boxed
+    assert isinstance(boxed, grading.GradeResult), boxed
     assert boxed.questions["q1"] == (1.0, 1.0), "a cell read the solution from inside the sandbox"
     assert boxed.questions["q2"] == (1.0, 1.0), "a cell read the instructor's file from inside the sandbox"
     assert boxed.questions["q3"] == (2.0, 2.0), "a cell connected to the host's loopback"
@@ -205,7 +205,7 @@ def test_a_sandboxed_submission_reaches_no_file_and_no_port(probe_gradings):
 def test_without_the_sandbox_the_same_probes_succeed(probe_gradings):
     """The negative control: the probes are real (and --no-sandbox is as open as it says)."""
     opened = probe_gradings["open"]
-    assert isinstance(opened, grading.Result), opened
+    assert isinstance(opened, grading.GradeResult), opened
     assert [opened.questions[q][0] for q in ("q1", "q2", "q3")] == [0, 0, 0], opened.questions
     assert len(probe_gradings["seen_open"]) == 1
 

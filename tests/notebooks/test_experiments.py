@@ -1,4 +1,4 @@
-"""The learner's half of each lab (issue 15, item 1), read statically from the solutions' sources:
+"""The learner's half of each lab, read statically from the solutions' sources:
 
 - **the experiment**: an otter question "Your experiment" sets a `my_...` choice and a prediction
   before the first measurement (so the grader, which has no cluster, checks the prediction

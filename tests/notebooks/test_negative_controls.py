@@ -1,7 +1,8 @@
-"""Every agreement check has a negative control (issue 15, item 3): in the solutions, each row a
-`Comparison` gets (`.add` / `.add_bound`) names a plausibly wrong model with `control=(label,
-value)`, and `assert_agree` then fails when that wrong model would pass the same tolerance
-(tests/unit/test_conclusions.py proves that mechanism on fixed numbers).
+"""Every agreement check has a negative control, so a tolerance too loose to tell models apart
+shows: in the solutions, each row a `Comparison` gets (`.add` / `.add_bound`) names a plausibly
+wrong model with `control=(label, value)`, and `assert_agree` then fails when that wrong model
+would pass the same tolerance (tests/unit/test_conclusions.py proves that mechanism on fixed
+numbers).
 
 The scan reads the solutions' Python source (jupytext), so it needs no cluster. WITHOUT_CONTROL
 held the rows that had no control yet, each with its reason; it is empty now, and a new row

@@ -1,5 +1,5 @@
-"""Fixed prose states no measured figure (issue 15, item 2): in the executed solutions, a Markdown
-cell must not state a number that the run produced.
+"""Fixed prose states no measured figure (another run would contradict it): in the executed
+solutions, a Markdown cell must not state a number that the run produced.
 
 The scan, per solution notebook:
 - *produced* numbers: every number in the code cells' outputs (streams, results, displays, text

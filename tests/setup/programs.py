@@ -1,7 +1,7 @@
 """Find every external program the project runs, and the Debian package that provides each.
 
 Used by tests/setup/test_programs.py, so a program the lab runs but the set-up does not install
-(the `fusermount` of issue 11: `fuse` is only *recommended* by ceph-fuse, and the set-up skips
+(e.g. `fusermount`: `fuse` is only *recommended* by ceph-fuse, and the set-up skips
 recommends) fails CI instead of a learner's fresh machine.
 
 Where a program name is found:

@@ -1,5 +1,5 @@
 """constraints.txt pins every Python package of .venv, so a class set up next term gets the versions
-that passed CI (issue 11). `make lock` renews it; the set-up installs with `pip install -c`.
+that passed CI. `make lock` renews it; the set-up installs with `pip install -c`.
 
 Checked here: every dependency of pyproject.toml (and so of environment.yml, which mirrors it, see
 tests/unit/test_environment_sync.py) is pinned to one version that its specifier allows; and the .venv

@@ -1,7 +1,21 @@
 """Shared fixtures of the fast tier."""
+import logging
+
 import pytest
 
-from cephlab.core import poll
+from cephlab.core import poll, report
+
+
+@pytest.fixture(autouse=True)
+def messages_as_in_a_notebook():
+    """The lab's log messages show as a notebook shows them (info on stdout, warnings on stderr),
+    so capsys sees what a learner sees; whatever a test configures (the CLI's main) is undone."""
+    logger = logging.getLogger(report.LOGGER)
+    handlers, level = logger.handlers[:], logger.level
+    report.show_messages(None)
+    yield
+    logger.handlers[:] = handlers
+    logger.setLevel(level)
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
-"""cephlab.core.release without a cluster: the version strings real Ceph packages print, and which labs
-each release changes (issue 11, item 5)."""
+"""cephlab.core.ceph_version without a cluster: the version strings real Ceph packages print, and
+which labs each Ceph release changes (`cephlab up` says so before a lab fails half-way)."""
 import pytest
 
-from cephlab.core import release
+from cephlab.core import ceph_version
 
 # `ceph --version` of Debian 12, Ubuntu 22.04's Quincy, upstream Reef and Squid, and a vendor build
 PACIFIC = "ceph version 16.2.15 (618f440892089921c3e944a991122ddc44e60516) pacific (stable)"
@@ -22,26 +22,26 @@ SQUID_BUILD = "ceph version 19.2.4-45-g7ae8fa43fe6 (7ae8fa43fe686a59c437fb7a40f3
     ("warning: something\n" + QUINCY + "\n", (17, 2, 7, "quincy")),
 ])
 def test_parse_version(text, expected):
-    assert release.parse_version(text) == expected
+    assert ceph_version.parse_version(text) == expected
 
 
 def test_parse_version_explains_what_it_expected():
     with pytest.raises(ValueError, match="expected e.g. 'ceph version 16.2.15"):
-        release.parse_version("ceph-mon: command not found")
+        ceph_version.parse_version("ceph-mon: command not found")
 
 
 def labs(major):
-    return [lab.split()[0] for lab, _ in release.lab_caveats(major)]
+    return [lab.split()[0] for lab, _ in ceph_version.lab_caveats(major)]
 
 
 def test_pacific_needs_no_note():
-    assert release.lab_caveats(16) == []
-    assert release.caveat_text(release.parse_version(PACIFIC)) == ""
+    assert ceph_version.lab_caveats(16) == []
+    assert ceph_version.caveat_text(ceph_version.parse_version(PACIFIC)) == ""
 
 
 def test_quincy_filestore_deprecated_and_mclock():
     assert labs(17) == ["04", "07", "08"]
-    why = dict(release.lab_caveats(17))
+    why = dict(ceph_version.lab_caveats(17))
     assert "deprecated" in why["04 throttles"]
     assert "mClock" in why["08 failure and recovery"]
     assert "osd_max_backfills" in why["08 failure and recovery"]
@@ -49,9 +49,9 @@ def test_quincy_filestore_deprecated_and_mclock():
 
 @pytest.mark.parametrize("text", [REEF, SQUID])
 def test_reef_and_later_have_no_filestore(text):
-    major = release.parse_version(text)[0]
+    major = ceph_version.parse_version(text)[0]
     assert labs(major) == ["04", "07", "08"]
-    assert "gone since Reef" in dict(release.lab_caveats(major))["07 write amplification"]
+    assert "gone since Reef" in dict(ceph_version.lab_caveats(major))["07 write amplification"]
 
 
 def test_older_than_pacific_is_not_supported():
@@ -59,7 +59,7 @@ def test_older_than_pacific_is_not_supported():
 
 
 def test_the_note_names_the_release_and_each_lab_on_its_own_line():
-    text = release.caveat_text(release.parse_version(SQUID))
+    text = ceph_version.caveat_text(ceph_version.parse_version(SQUID))
     lines = text.splitlines()
     assert lines[0].startswith("note: Ceph 19.2.3 squid is installed; the labs are written for 16.2 pacific")
     assert "Debian 12" in lines[-1]
@@ -75,22 +75,22 @@ def fake_ceph(tmp_path, text):
 
 
 def test_note_once_prints_once_per_release(tmp_path, monkeypatch):
-    monkeypatch.setattr(release, "_noted", set())
+    monkeypatch.setattr(ceph_version, "_noted", set())
     said = []
     binary = fake_ceph(tmp_path, REEF)
-    release.note_once(binary, said.append)
-    release.note_once(binary, said.append)
+    ceph_version.note_once(binary, said.append)
+    ceph_version.note_once(binary, said.append)
     assert len(said) == 1 and "18.2.7 reef" in said[0]
 
 
 def test_note_once_is_silent_on_pacific_and_on_a_program_that_does_not_say(tmp_path, monkeypatch):
-    monkeypatch.setattr(release, "_noted", set())
+    monkeypatch.setattr(ceph_version, "_noted", set())
     said = []
-    release.note_once(fake_ceph(tmp_path, PACIFIC), said.append)
+    ceph_version.note_once(fake_ceph(tmp_path, PACIFIC), said.append)
     (tmp_path / "other").mkdir()
-    release.note_once(fake_ceph(tmp_path / "other", "garbage"), said.append)
-    release.note_once(str(tmp_path / "missing"), said.append)
-    release.note_once(None, said.append)
+    ceph_version.note_once(fake_ceph(tmp_path / "other", "garbage"), said.append)
+    ceph_version.note_once(str(tmp_path / "missing"), said.append)
+    ceph_version.note_once(None, said.append)
     assert said == []
 
 
@@ -98,7 +98,7 @@ def test_cephlab_up_says_it_first_even_when_quiet(tmp_path, monkeypatch, capsys)
     """The note comes before anything can fail (here: a folder that is not a cluster's)."""
     from cephlab.backends.native import lifecycle as native
     from cephlab.core.errors import SetupError
-    monkeypatch.setattr(release, "_noted", set())
+    monkeypatch.setattr(ceph_version, "_noted", set())
     monkeypatch.setenv("CEPHLAB_BIN_DIR", str(tmp_path))
     fake_ceph(tmp_path, SQUID)
     folder = tmp_path / "not-a-cluster"

@@ -1,4 +1,4 @@
-"""Everything the project cites is in the repository (issue 15): no path into the authors' own
+"""Everything the project cites is in the repository, so a reader can look it up: no path into the authors' own
 machines or course folders (shared/notes, shared/seeds, /work/...). Measured facts the labs rely
 on live in data/ with a source column; the seeds are cited by name and title."""
 import re

@@ -1,5 +1,5 @@
 """cephlab.backends.native.conf without a cluster: keyrings, cephx keys and the ceph.conf text
-(issue 12's fast tier)."""
+(fast tier: no cluster)."""
 import base64
 import os
 import stat

@@ -1,4 +1,4 @@
-"""cephlab.helpers.containers' pure part: counting what `ceph orch ps` shows (issue 12's fast tier)."""
+"""cephlab.helpers.containers' pure part: counting what `ceph orch ps` shows (fast tier)."""
 from cephlab.helpers.containers import daemon_counts
 
 

@@ -1,5 +1,5 @@
-"""`cephlab grade`'s choice of learner (issue 14): the id from the submission's folder, one id
-given, or (default) the id typed into each notebook. The gradings themselves are proven in
+"""`cephlab grade`'s choice of learner (whose parameters the hidden tests use): the id from the
+submission's folder, one id given, or (default) the id typed into each notebook. The gradings themselves are proven in
 tests/grading/test_params.py."""
 import pytest
 

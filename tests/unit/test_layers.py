@@ -1,4 +1,4 @@
-"""The layers of cephlab/ import downwards only (issue 12): a lab helper that imports a backend,
+"""The layers of cephlab/ import downwards only: a lab helper that imports a backend,
 or a backend that imports the cluster API, fails here.
 
     cli                                    the `cephlab` command

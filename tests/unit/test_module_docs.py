@@ -1,5 +1,5 @@
 """Every module of cephlab/ has its line in cephlab/README.md, and the tree the project README
-draws is the folders cephlab/ has (issue 12: a newcomer can see where things go)."""
+draws is the folders cephlab/ has, so a newcomer can see where things go."""
 from __future__ import annotations
 
 import re

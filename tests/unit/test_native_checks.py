@@ -1,5 +1,5 @@
 """cephlab.backends.native.lifecycle's pure checks: arguments, and what keeps a cluster from ready
-(issue 12's fast tier)."""
+(fast tier: no cluster)."""
 import pytest
 
 from cephlab.backends.native import lifecycle as native

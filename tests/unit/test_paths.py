@@ -1,4 +1,4 @@
-"""cephlab.backends.native.paths without a cluster: names, folders and the port blocks (issue 12's fast tier)."""
+"""cephlab.backends.native.paths without a cluster: names, folders and the port blocks (fast tier)."""
 import socket
 
 import pytest

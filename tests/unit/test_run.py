@@ -48,7 +48,7 @@ def test_tests_can_replace_the_runner(monkeypatch):
 
     def fake(cmd, **kw):
         seen.append(cmd)
-        return run.Result(cmd, 0, "faked", "")
+        return run.CommandResult(cmd, 0, "faked", "")
     monkeypatch.setattr(run, "RUNNER", fake)
     assert run.run(["true", "x"]).stdout == "faked" and seen == [["true", "x"]]
 

@@ -1,4 +1,4 @@
-"""cephlab.core.teardown without a cluster: a failing release step is one line on stderr and the
+"""cephlab.core.teardown without a cluster: a failing clean-up step is one line on stderr and the
 tear-down goes on; unmount's fallbacks; daemons.stop escalates to SIGKILL, only for our PIDs."""
 import os
 import subprocess

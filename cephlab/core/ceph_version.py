@@ -1,4 +1,4 @@
-"""Which Ceph is installed, and which labs will not behave as written on it.
+"""The Ceph version installed, and which labs will not behave as written on it.
 
 The labs are written for, and measured on, Ceph 16.2 "Pacific" (Debian 12's packages). Elsewhere
 (Ubuntu 22.04 has Quincy, 24.04 Squid; Binder builds on Ubuntu 22.04) most labs run, but some
@@ -79,7 +79,7 @@ _noted: set = set()
 
 def note_once(binary: str | None, write: Callable[[str], object]) -> None:
     """write() the caveats for the Ceph of `binary` once per process (nothing on Pacific)."""
-    version = installed(binary) if binary else None
+    version = installed_ceph_release(binary) if binary else None
     if version and version not in _noted:
         _noted.add(version)
         if text := caveat_text(version):
@@ -87,7 +87,7 @@ def note_once(binary: str | None, write: Callable[[str], object]) -> None:
 
 
 @cache
-def installed(binary: str) -> tuple[int, int, int, str] | None:
+def installed_ceph_release(binary: str) -> tuple[int, int, int, str] | None:
     """The version of the Ceph program `binary` (e.g. ceph-mon's path), or None when it does
     not say (the caller goes on: a missing note must never stop `cephlab up`)."""
     try:
