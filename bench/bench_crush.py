@@ -7,7 +7,9 @@ Builds `crushtool --build --num_osds 1000 host straw2 10 rack straw2 10 root str
 writing every `CRUSH rule 0 x X [a,b,c]` line to a file:
   crushtool -i MAP --test --show-mappings --num-rep 3 --min-x 0 --max-x N-1
   cephlab crush test -i MAP.txt (same arguments), with 1 thread and with all CPUs
-and checks that the outputs are identical. Prints medians and the ratios side by side.
+and checks that the outputs are identical. Prints medians and the ratios side by side, and which
+mapper the model ran (models/crush/mapper_c.py: the C port when a compiler is there, built by an
+untimed first run; CEPHLAB_CRUSH_MAPPER=numpy times the numpy mapper).
 """
 from __future__ import annotations
 
@@ -56,6 +58,7 @@ def main():
     }
     times = {name: [] for name in cases}
     outputs = {}
+    subprocess.run(model + ["--x", "0"], check=True, capture_output=True)   # builds the C mapper
     for _ in range(args.runs):
         for i, (name, (cmd, env)) in enumerate(cases.items()):
             outputs[name] = work / f"{i}.out"
@@ -63,8 +66,10 @@ def main():
     reference = (work / "0.out").read_bytes()
     same = all(p.read_bytes() == reference for p in outputs.values())
     base = statistics.median(times["crushtool"])
+    mapper = subprocess.run([sys.executable, "-c", "from models.crush import mapper_c; "
+                             "print(mapper_c.status())"], capture_output=True, text=True, cwd=ROOT)
     print(f"{args.placements:,} placements, 1,000-OSD map, {args.runs} runs, "
-          f"outputs identical: {same}")
+          f"outputs identical: {same}; model's mapper: {mapper.stdout.strip()}")
     print(f"{'':24} {'median s':>9} {'min s':>7} {'crushtool/this':>15}")
     for name, ts in times.items():
         med = statistics.median(ts)

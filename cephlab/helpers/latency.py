@@ -25,12 +25,14 @@ import contextlib
 import os
 import time
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from cephlab.core import proc
 from cephlab.core.errors import ClusterError
 from models.writepath import serial_write_latency_ms, write_latency_ms
+
+if TYPE_CHECKING:       # pandas costs ~0.3 s to import, and every `cephlab` command imports this module
+    import pandas as pd
 
 
 def write_latencies_ms(cluster, pool, count=100, size=4096, prefix="lat"):
@@ -96,7 +98,7 @@ def daemon_schedstat(cluster, kind="osd"):
 def cpu_time(cluster, kind="osd"):
     """with cpu_time(c) as t: ...   then t["cpu_ms"] and t["wait_ms"] = {daemon: ms} for the block."""
     before = daemon_schedstat(cluster, kind)
-    result = {"cpu_ms": {}, "wait_ms": {}}
+    result: dict[str, dict[str, float]] = {"cpu_ms": {}, "wait_ms": {}}
     yield result
     after = daemon_schedstat(cluster, kind)
     for name in after.keys() & before.keys():
@@ -109,6 +111,8 @@ def model_vs_measured(timing, disk_ms, net_ms) -> pd.DataFrame:
     "run-queue wait ms per write"}} from lab 00's measurement. A row per size: the parallel and
     serial models (ms), the measured median, the gap (measured - parallel model), the blur (wait
     + p90 - p10) and whether the two models differ by more than it ("tells apart")."""
+    import pandas as pd
+
     rows = {}
     for size, m in sorted(timing.items()):
         args = (net_ms, disk_ms, m["OSD CPU ms per copy"], size)

@@ -8,6 +8,8 @@ J. Neudecker, HAW Hamburg 2021). The pieces:
     ln          crush_ln, the fixed-point logarithm straw2 needs
     straw2      bucket selection: longest straw wins
     mapper      rule execution (take / choose / chooseleaf firstn|indep / emit, tunables)
+    mapper_c    the same, compiled from C (mapper_c.c) when a C compiler is there: mapper's
+                do_rule runs it, ~6x faster, same placements bit for bit
     crushmap    the map (devices, types, buckets, rules, tunables, device-class shadows)
     parse_text  `crushtool -d` text;  parse_json  `ceph osd crush dump` JSON
     objects     object name -> PG -> OSDs, as `ceph osd map POOL OBJECT` reports it

@@ -31,7 +31,7 @@ Provenance: Ceph code, Pacific (16.2) mapper.c and crush_ln_table.h; measured (t
 """
 from __future__ import annotations
 
-from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, getcontext
+from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 
 import numpy as np
 
@@ -49,18 +49,17 @@ _LL_IRREGULAR = {
 _LH_LAST = 0xFFFF00000000
 
 
-def _log2(d):
-    return d.ln() / Decimal(2).ln()
-
-
 def _build_tables():
-    getcontext().prec = 60
+    # 30 digits: the values reach 2**48 (15 digits), so the floors are exact with 15 to spare;
+    # more digits only slow down every import (Decimal's ln is costly)
+    ctx = Context(prec=30)
     two48, two55 = Decimal(2) ** 48, Decimal(2) ** 55
-    rh = [int((two55 / (128 + k)).to_integral_value(ROUND_CEILING)) for k in range(129)]
-    lh = [int((two48 * _log2(Decimal(128 + k) / 128)).to_integral_value(ROUND_FLOOR))
+    scale = ctx.divide(two48, ctx.ln(Decimal(2)))       # 2**48 * log2(v) = scale * ln(v)
+    rh = [int(ctx.divide(two55, 128 + k).to_integral_value(ROUND_CEILING)) for k in range(129)]
+    lh = [int(ctx.multiply(scale, ctx.ln(ctx.divide(128 + k, 128))).to_integral_value(ROUND_FLOOR))
           for k in range(128)] + [_LH_LAST]
-    ll = [int((two48 * _log2(1 + Decimal(j) / 2 ** 15)).to_integral_value(ROUND_FLOOR))
-          for j in range(256)]
+    ll = [int(ctx.multiply(scale, ctx.ln(ctx.add(1, ctx.divide(j, 2 ** 15)))).to_integral_value(
+        ROUND_FLOOR)) for j in range(256)]
     for j in range(256):
         if j in _LL_IRREGULAR:
             ll[j] += _LL_IRREGULAR[j]
@@ -91,14 +90,11 @@ def crush_ln(u):
     if ((u < 0) | (u > 0xFFFF)).any():
         raise ValueError("crush_ln input must be in [0, 65535] (a 16-bit hash)")
     x = u + 1
-    expon = np.full(x.shape, 15, dtype=np.int64)
-    # normalise: shift left until bit 15 or 16 is set (at most 15 shifts, for x = 1)
-    for _ in range(16):
-        low = (x & 0x18000) == 0
-        if not low.any():
-            break
-        x = np.where(low, x << 1, x)
-        expon = expon - low
+    # normalise: shift left until bit 15 or 16 is set (15 shifts for x = 1). frexp writes x as
+    # m * 2**e with 0.5 <= m < 1, so bit e - 1 is the top one and 16 - e shifts are needed
+    shifts = np.maximum(16 - np.frexp(x)[1].astype(np.int64), 0)
+    x = x << shifts
+    expon = 15 - shifts
     k = (x >> 8) - 128
     x1 = (x.astype(np.uint64) * RH[k]) >> np.uint64(48)
     j = (x1 & np.uint64(0xFF)).astype(np.int64)

@@ -24,6 +24,10 @@ its own state machine, and each pass draws for all lanes still undecided at once
 sitting in different buckets draw in one padded numpy pass), so the retry loops iterate over
 the shrinking unresolved subset, never per x in Python.
 
+Speed: the numpy passes cost ~40 ns a hash, slower than crushtool, so do_rule runs the same
+rule through mapper_c (a C port of Ceph's mapper.c, built on first use) when a C compiler is
+there; engine="numpy" runs this file's code. Both give the same placements bit for bit.
+
 Not modelled (ValueError): bucket algorithms other than straw2, choose_local_fallback_tries >
 0 (legacy tunables), choose_args weight-sets. Also not needed for the lab: the per-try
 histogram (`crushtool --show-choose-tries`).
@@ -34,10 +38,10 @@ crush_choose_firstn, crush_choose_indep, is_out).
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from . import mapper_c
 from .crushmap import ITEM_NONE, WEIGHT_ONE, CrushMap
 from .hash import as_u32, hash32_2
 from .straw2 import choose_in
@@ -47,7 +51,8 @@ PAD = -(1 << 62)             # marks "no entry" in result arrays (results may be
 CHUNK = 8192                 # lanes per pass: keeps the (lanes x bucket size) arrays in cache
 
 
-def do_rule(cmap: CrushMap, rule, x, result_max, weights=None, chunk=CHUNK, threads=None):
+def do_rule(cmap: CrushMap, rule, x, result_max, weights=None, chunk=CHUNK, threads=None,
+            engine=None):
     """Run a CRUSH rule for every input in x.
 
     cmap: CrushMap; rule: id or name; x: integer array (inputs, taken modulo 2**32 like C);
@@ -56,25 +61,43 @@ def do_rule(cmap: CrushMap, rule, x, result_max, weights=None, chunk=CHUNK, thre
     in a bucket, as crushtool --test). Returns (result, length): result is an int64 array
     (len(x), result_max) with PAD beyond each row's length; ITEM_NONE marks holes of indep
     rules. Chunks of `chunk` inputs run on `threads` threads (default: one per CPU; numpy
-    releases the GIL inside its loops, so the chunks really run in parallel).
+    and the compiled mapper release the GIL, so the chunks really run in parallel).
+    engine: "c" (mapper_c, the C port), "numpy" (this module) or None: "c" when it can be
+    built (mapper_c.status() says), else "numpy".
     """
     rule_obj = cmap.rules[cmap.rule_id(rule)]
     cm = cmap.compiled()
-    if int(result_max) < 1:
+    result_max = int(result_max)
+    if result_max < 1:
         raise ValueError(f"result_max (num_rep) must be >= 1, got {result_max}")
+    if engine not in (None, "c", "numpy"):
+        raise ValueError(f"engine must be 'c', 'numpy' or None (the best available), "
+                         f"got {engine!r}")
+    for step in rule_obj.steps:                 # what the numpy code refuses, the C code must too
+        if step.op.startswith("set_"):
+            _apply_set_step({}, step.op, step.arg1)
     x = as_u32(np.atleast_1d(np.asarray(x)))
     weight = cmap.device_weights() if weights is None else np.asarray(weights, np.uint32)
     result = np.full((len(x), result_max), PAD, dtype=np.int64)
     length = np.zeros(len(x), dtype=np.int64)
+    if engine == "c" or (engine is None and mapper_c.available()):
+        prepared = mapper_c.Prepared(cm, rule_obj, weight)
 
-    def run(lo):
-        res, n = _do_rule_chunk(cm, rule_obj, x[lo:lo + chunk], int(result_max), weight)
-        result[lo:lo + chunk] = res
-        length[lo:lo + chunk] = n
+        def run(lo):
+            prepared.do_rule(x[lo:lo + chunk], result_max, result[lo:lo + chunk],
+                             length[lo:lo + chunk])
+    else:
+        def run(lo):
+            res, n = _do_rule_chunk(cm, rule_obj, x[lo:lo + chunk], result_max, weight)
+            result[lo:lo + chunk] = res
+            length[lo:lo + chunk] = n
 
     starts = range(0, len(x), chunk)
     threads = threads or os.cpu_count() or 1
     if threads > 1 and len(starts) > 1:
+        # imported here: ~6 ms that a single thread does not need
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(max_workers=min(threads, len(starts))) as pool:
             list(pool.map(run, starts))
     else:

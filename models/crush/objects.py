@@ -49,7 +49,7 @@ def str_hash_rjenkins(names):
     single = isinstance(names, (str, bytes))
     data = [n.encode() if isinstance(n, str) else bytes(n) for n in ([names] if single else names)]
     out = np.zeros(len(data), dtype=np.uint32)
-    by_length = {}
+    by_length: dict[int, list[int]] = {}
     for i, d in enumerate(data):
         by_length.setdefault(len(d), []).append(i)
     for length, rows in by_length.items():

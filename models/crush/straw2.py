@@ -65,7 +65,7 @@ def choose_in(cm, bucket_ids, x, r):
     return ids[0, best] if len(rows) == 1 else ids[np.arange(len(best)), best]
 
 
-_RANKS = {}
+_RANKS: dict[int, np.ndarray] = {}     # 16.16 weight -> _rank_table's answer
 
 
 def _rank_table(weight):

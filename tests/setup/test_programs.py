@@ -20,6 +20,8 @@ OPTIONAL = {
     "fusermount3": "fallback name where only fuse3 is installed (Ubuntu 24.04); fusermount comes first",
     "vagrant": "the Vagrant backend, for instructors with hardware virtualization (vagrant/README.md)",
     "podman": "the cephadm container backend, as root (vagrant/README.md, 'Hosts as containers')",
+    "cc": "builds the compiled CRUSH mapper (models/crush/mapper_c.py); without it the numpy one runs",
+    "gcc": "the compiled CRUSH mapper's compiler where `cc` is not on PATH",
 }
 
 pytestmark = pytest.mark.skipif(shutil.which("dpkg-query") is None, reason="needs a Debian system (dpkg)")
@@ -77,7 +79,8 @@ def test_program_is_installed_by_the_setup(program, allowed):
 
 def test_a_list_without_fuse_would_fail(allowed):
     """The negative control: drop `fuse3` from the lab list and fusermount is not covered any more
-    (ceph-fuse and rbd-fuse only recommend it). This is the bug of issue 11."""
+    (ceph-fuse and rbd-fuse only recommend it): `cephlab down` then could not unmount lab 09's
+    ceph-fuse mounts on a fresh machine."""
     packages = programs.installed_packages()
     without = programs.listed_packages("lab") - {"fuse3"}
     covered = programs.base_system(packages) | programs.installed_closure(without, packages)
