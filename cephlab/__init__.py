@@ -8,7 +8,10 @@
 
 def __getattr__(name):
     # Imported lazily so `import cephlab` stays cheap for model-only notebooks.
-    if name in ("Cluster", "ClusterError", "ClusterNotRunning"):
+    if name in ("Cluster", "ClusterError", "ClusterFull", "ClusterNotRunning"):
         from cephlab.cluster import api
         return getattr(api, name)
+    if name == "CephLabError":              # the root of every error the lab raises
+        from cephlab.core import errors
+        return errors.CephLabError
     raise AttributeError(name)

@@ -17,6 +17,7 @@ managed with `ceph orch daemon stop|start|redeploy`, the conf comes from an expo
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from abc import ABC, abstractmethod
 from pathlib import Path
@@ -26,8 +27,10 @@ from typing import Any, Protocol
 from cephlab.backends.settings import load_settings
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterError, ClusterNotRunning
+from cephlab.core.lock import cluster_lock
 from cephlab.core.poll import poll_until
 
+log = logging.getLogger(__name__)
 State = dict[str, Any]
 
 
@@ -186,10 +189,24 @@ class OrchestratorBackend(Backend):
            objectstore: str = "bluestore", mds: bool = False,
            progress: bool = True) -> tuple[Path, State, str]:
         if (osds, objectstore, mds) != (3, "bluestore", False):
-            print(f"note: --osds, --objectstore and --mds are for the native cluster; the {self.title} "
-                  "cluster's OSDs come from vagrant/settings.yml (nodes x osd_disks, BlueStore)")
-        d = self.bring_up(quiet=not progress)
+            log.warning(f"note: --osds, --objectstore and --mds are for the native cluster; the {self.title} "
+                        "cluster's OSDs come from vagrant/settings.yml (nodes x osd_disks, BlueStore)")
+        # one lock per kind of cluster (the VMs or containers are the same whatever --dir says)
+        with cluster_lock(self.export_dir(), "cephlab up", name=f"the {self.title} cluster",
+                          doing="starting it"):
+            d = self.bring_up(quiet=not progress)
         return (*self.connect(name, d), "created")
+
+    def down(self, name: str, dir: str | Path | None, *, keep: bool = False,
+             destroy: bool = False) -> list[str]:
+        with cluster_lock(self.export_dir(), "cephlab down", name=f"the {self.title} cluster",
+                          doing="taking it down"):
+            self.take_down(destroy=destroy)
+        return []
+
+    @abstractmethod
+    def take_down(self, destroy: bool) -> None:
+        """Stop the cluster (destroy: remove its hosts too); the caller holds its lock."""
 
     def settings(self) -> dict[str, Any]:
         return load_settings()

@@ -3,18 +3,15 @@ for whichever backend --backend names (cephlab.backends)."""
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 
 from cephlab import backends
 from cephlab.cluster.api import Cluster
-from cephlab.core import release
+from cephlab.core import ceph_version, diskspace
 from cephlab.core.errors import ClusterError
-from cephlab.core.names import check_name
+from cephlab.core.names import DEFAULT_NAME, check_name, default_cluster_name
 from cephlab.helpers import cleanup, smoke
-
-DEFAULT_NAME = os.environ.get("CEPHLAB_NAME", "lab")
 
 
 def _osd_count(text):
@@ -35,7 +32,7 @@ def _name(text):
 
 
 def _where(p):
-    p.add_argument("--name", type=_name, default=DEFAULT_NAME,
+    p.add_argument("--name", type=_name, default=default_cluster_name(),
                    help="cluster name (default: %(default)s; $CEPHLAB_NAME)")
     p.add_argument("--dir", help="cluster folder (default: $CEPHLAB_DIR/<name>, else "
                                  "$XDG_STATE_HOME/cephlab/<name> or ~/.local/state/cephlab/<name>)")
@@ -105,13 +102,13 @@ def cmd_up(args):
 
 
 def _flags(args):
-    out = "" if args.name == "lab" else f" --name {args.name}"
+    out = "" if args.name == DEFAULT_NAME else f" --name {args.name}"
     out += f" --backend {args.backend}" if args.backend != backends.DEFAULT else ""
     return out + (f" --dir {shlex.quote(args.dir)}" if args.dir else "")
 
 
 def cmd_down(args):
-    """Release what the labs attached here, then the backend's own down."""
+    """Free what the labs attached here (mounts, loop devices), then the backend's own down."""
     try:
         stopped = cleanup.down(args.name, args.dir, args.backend, keep=args.keep,
                                destroy=args.destroy)
@@ -158,7 +155,9 @@ def cmd_status(args):
     try:
         c = _connect(args)
     except ClusterError as e:       # not running, or (vagrant) the VMs do not answer
-        return _fail(e)
+        code = _fail(e)
+        _host_disk_note(args)
+        return code
     try:
         _print_status(c)
     except ClusterError as e:
@@ -175,11 +174,11 @@ def _gib(n):
 def _release_line(c) -> str:
     """The mon's Ceph release, and a pointer to the caveats when it is not Pacific."""
     try:
-        major, minor, patch, codename = release.parse_version(c.client.mon("version")["version"])
+        major, minor, patch, codename = ceph_version.parse_version(c.client.mon("version")["version"])
     except (ClusterError, KeyError, TypeError, ValueError):
         return "ceph: release unknown (the mon did not say)"
     line = f"ceph: {major}.{minor}.{patch} {codename}"
-    if major != release.WRITTEN_FOR:
+    if major != ceph_version.WRITTEN_FOR:
         line += " (the labs are written for 16.2 pacific; `cephlab up` lists which labs differ)"
     return line
 
@@ -203,3 +202,28 @@ def _print_status(c):
         print(f"  {name:20s} stored {_gib(p['stored'])}, used {_gib(p['used'])}, "
               f"{p['objects']} objects, max avail {_gib(p['max_avail'])}")
     print(f"usage: {_gib(pgmap.get('bytes_used', 0))} used of {_gib(pgmap.get('bytes_total', 0))}")
+    _print_space(c)
+
+
+def _print_space(c):
+    """Fill ratios, what is (near)full and the host disk under a local cluster (Cluster.full_state)."""
+    try:
+        space = c.full_state()
+    except ClusterError as e:
+        print(f"space: unknown ({e})")
+        return
+    ratios = ", ".join(f"{k} {f'{100 * v:.2f}'.rstrip('0').rstrip('.')} %" for k, v in space.ratios.items())
+    print(f"space: fill ratios {ratios}" if ratios else "space:")
+    for line in space.lines():
+        print(f"  {line}")
+
+
+def _host_disk_note(args):
+    """When the cluster does not answer: a full host disk under its folder may be why."""
+    b = backends.get(args.backend)
+    folder = b.folder(args.name, args.dir)
+    if not b.local_daemons or not folder.exists():
+        return
+    disk = diskspace.host_disk(folder)
+    if disk.level != "ok":
+        print(f"cephlab: host disk: {disk.summary()} -- {disk.warning()}", file=sys.stderr)

@@ -9,10 +9,18 @@
 
 Pools live in cephlab/cluster/pools.py, tuning in cephlab/cluster/tuning.py, measurements in
 cephlab/cluster/measure.py and fault injection in cephlab/cluster/faults.py (mixed into Cluster).
+
+Why mixins, and how they are typed: notebooks, their executed outputs and the tests call
+c.create_replicated_pool(...), c.tuning(), c.rados_bench(...) on the one Cluster object, so that
+flat API stays; sub-objects (c.pools.create(...), c.faults.kill_osd(...)) would be a tidier
+structure but would change every lab and force executed notebooks to be run again. Instead each
+mixin subclasses the ClusterCore protocol (cephlab/cluster/base.py), which declares what the
+mixins use of the Cluster (dir, state, name, backend, client, conf, pg_states(), the daemon
+methods, ...). mypy then checks every self.<name> in a mixin against it, and refuses to build a
+Cluster that lacks one of them; a mixin needing something new from the Cluster declares it there.
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,16 +28,20 @@ from typing import Any
 
 from cephlab import backends
 from cephlab.backends.base import Backend, State
+from cephlab.cluster import full
 from cephlab.cluster.faults import Faults
+from cephlab.cluster.full import Fullness
 from cephlab.cluster.measure import Measuring
 from cephlab.cluster.pools import Pools
 from cephlab.cluster.tuning import Tuning
-from cephlab.core.errors import ClusterError, ClusterNotRunning, SetupError
+from cephlab.core import report
+from cephlab.core.errors import ClusterError, ClusterFull, ClusterNotRunning, SetupError
+from cephlab.core.names import DEFAULT_NAME, default_cluster_name
 
-__all__ = ["Cluster", "ClusterError", "ClusterNotRunning", "SetupError"]
+__all__ = ["Cluster", "ClusterError", "ClusterFull", "ClusterNotRunning", "SetupError"]
 
 
-class Cluster(Pools, Tuning, Measuring, Faults):
+class Cluster(Pools, Tuning, Measuring, Faults, Fullness):
     """A running lab cluster: commands, pools, tuning, measurements, faults.
 
     It holds a backend (cephlab/backends: native processes, Vagrant VMs, ...) and asks it for
@@ -42,7 +54,7 @@ class Cluster(Pools, Tuning, Measuring, Faults):
         self.name: str = state["name"]
         self.backend = backend or backends.get(state.get("backend", "native"))
         self.client = self.backend.client(self.dir)
-        self._tunings: list = []
+        self._tunings = []              # the active tuning() blocks (Tuning)
 
     # -- life cycle --------------------------------------------------------------------------
     @classmethod
@@ -52,8 +64,9 @@ class Cluster(Pools, Tuning, Measuring, Faults):
         `backend` (default $CEPHLAB_BACKEND, else "native"); ClusterNotRunning says how to start
         one. backend="vagrant": the cephadm VMs of vagrant/, through the ceph.conf and keyring
         `vagrant up` exported (`dir`: that folder)."""
+        report.show_messages_by_default()      # a notebook's first call: its messages show
         b = backends.get(backend)
-        name = name or os.environ.get("CEPHLAB_NAME", "lab")
+        name = name or default_cluster_name()
         d, state = b.connect(name, dir)
         cluster = cls(d, state, b)
         if state.get("osds") is None:          # the backend leaves it to the cluster to say
@@ -67,10 +80,11 @@ class Cluster(Pools, Tuning, Measuring, Faults):
         return cluster
 
     @classmethod
-    def start(cls, name: str = "lab", osds: int = 3, objectstore: str = "bluestore",
+    def start(cls, name: str = DEFAULT_NAME, osds: int = 3, objectstore: str = "bluestore",
               mds: bool = False, dir: str | Path | None = None, progress: bool = True,
               backend: str | None = None) -> Cluster:
         """Start (or repair, or just find) cluster `name`, as `cephlab up` does."""
+        report.show_messages_by_default()
         b = backends.get(backend)
         d, state, _ = b.up(name, dir, osds=osds, objectstore=objectstore, mds=mds,
                            progress=progress)
@@ -79,14 +93,14 @@ class Cluster(Pools, Tuning, Measuring, Faults):
         return cls(d, state, b)
 
     @staticmethod
-    def down(name: str = "lab", dir: str | Path | None = None, backend: str | None = None,
+    def down(name: str = DEFAULT_NAME, dir: str | Path | None = None, backend: str | None = None,
              keep: bool = False, destroy: bool = False) -> list[str]:
         """Take cluster `name` down whether it runs or not (a cluster an interrupted run left):
         the daemons it stopped. keep: keep its folder; destroy (VMs): delete them."""
         return backends.get(backend).down(name, dir, keep=keep, destroy=destroy)
 
     @staticmethod
-    def folder(name: str = "lab", dir: str | Path | None = None,
+    def folder(name: str = DEFAULT_NAME, dir: str | Path | None = None,
                backend: str | None = None) -> Path:
         """The folder of cluster `name` (its ceph.conf, keyring and scratch space tmp/)."""
         return backends.get(backend).folder(name, dir)
@@ -183,10 +197,19 @@ class Cluster(Pools, Tuning, Measuring, Faults):
     @contextmanager
     def ioctx(self, pool: str) -> Iterator[Any]:
         """A librados I/O context on `pool` (rados.Ioctx: write_full, read, stat, ...), closed
-        on leaving the `with` block."""
+        on leaving the `with` block.
+
+        A write to a full pool raises ClusterFull (which flag, which OSDs, what to do) at once:
+        librados would hold it until space is freed, so the context asks for ENOSPC instead
+        (Ceph's "full try"; deletes still go through, as they free space)."""
         handle = self._rados()
         with handle.open_ioctx(pool) as io:
-            yield io
+            full.full_try(io)
+            try:
+                yield io
+            except Exception as e:
+                full.raise_if_full(self, pool, e)
+                raise
 
     def wait_for_latest_osdmap(self) -> None:
         """Let this client see the newest osdmap (a pool made a moment ago, before librbd uses it)."""

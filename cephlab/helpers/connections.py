@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from cephlab.cluster import full
 from cephlab.core import proc
 from cephlab.core.errors import ClusterError
 
@@ -144,7 +145,7 @@ def primary_object_names(cluster, pool, prefix="conn", tries=2000):
     A client talks only to primaries, so writing these names makes it connect to each such OSD.
     """
     primaries = {pg["acting_primary"] for pg in cluster.pg_stats(pool=pool)}
-    found = {}
+    found: dict[int, str] = {}        # primary OSD -> the first name it serves
     for i in range(tries):
         name = f"{prefix}-{i}"
         # the raw mon command: ~3 ms, where c.ceph("osd", "map", ...) parses the CLI words first
@@ -180,12 +181,16 @@ class ClientCrowd:
         data = b"x" * size
         ios = [h.open_ioctx(pool) for h in self.handles]
         try:
+            for io in ios:
+                full.full_try(io)       # a full pool answers ENOSPC rather than hold the burst
             done = [io.aio_write_full(name, data) for io in ios for name in names]
             for completion in done:
                 completion.wait_for_complete()
         finally:
             for io in ios:
                 io.close()
+        if any(-c.get_return_value() in full.FULL_ERRNOS for c in done):
+            raise self.cluster.full_state().error(pool, "the clients' burst")
         return len(done)
 
     def close(self):

@@ -1,6 +1,7 @@
-"""`cephlab down` always finishes (issue 11, item 4): with fusermount missing, with a busy ceph-fuse
-mount, and with a daemon that ignores SIGTERM, it reports what failed in one line, stops every
-daemon by PID and removes (or keeps) the folder. Each test starts its own small cluster."""
+"""`cephlab down` always finishes (a stuck tear-down leaves mounts that hang every process that
+touches them): with fusermount missing, with a busy ceph-fuse mount, and with a daemon that
+ignores SIGTERM, it reports what failed in one line, stops every daemon by PID and removes (or
+keeps) the folder. Each test starts its own small cluster."""
 import os
 import shutil
 import signal

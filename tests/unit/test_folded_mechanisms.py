@@ -1,4 +1,4 @@
-"""The helpers folded into the one runner, poller and checksum module (issue 12, item 3), with
+"""The helpers folded into the one runner, poller and checksum module (one mechanism each), with
 fakes for the cluster and core.poll's clock: install hints from one table, the rados-CLI path of
 checksums (bytes through core.run), wait_for_option, fail_and_recover, Cluster.restore_config."""
 import pytest
@@ -45,6 +45,12 @@ def test_teardown_names_the_package_from_the_same_table():
 class Conf:
     conf = "/x/ceph.conf"
 
+    class backend:                  # daemons elsewhere: no host disk here to check
+        local_daemons = False
+
+    def ceph(self, *args):          # `osd dump`: nothing full, so the writes go ahead
+        return {"osds": [], "pools": [], "flags": ""}
+
 
 def test_checksums_through_the_rados_cli(monkeypatch):
     store, seen = {}, []
@@ -54,10 +60,10 @@ def test_checksums_through_the_rados_cli(monkeypatch):
         pool, verb, name = cmd[4], cmd[5], cmd[6]
         if verb == "put":
             store[(pool, name)] = kw["input"]
-            return run.Result(cmd, 0, b"", "")
+            return run.CommandResult(cmd, 0, b"", "")
         if (pool, name) in store:
-            return run.Result(cmd, 0, store[(pool, name)], "")
-        return run.Result(cmd, 2, b"", "error getting p/x: (2) No such file or directory")
+            return run.CommandResult(cmd, 0, store[(pool, name)], "")
+        return run.CommandResult(cmd, 2, b"", "error getting p/x: (2) No such file or directory")
     monkeypatch.setattr(checksums, "rados", None)
     monkeypatch.setattr(run, "RUNNER", fake)
     monkeypatch.setattr(run.shutil, "which", lambda p: "/usr/bin/" + p)

@@ -1,6 +1,7 @@
 """Cluster.pg_stats unwraps both shapes Ceph answers with; the checksummed write/verify finds a
 changed and a missing object. A fake client stands in for the cluster (no Ceph needed)."""
 import contextlib
+import types
 
 import pytest
 
@@ -39,11 +40,17 @@ def test_by_osd_and_by_pool_and_osd():
 
 class FakeObjects:
     """Objects in a dict, behind the `ioctx` a Cluster gives."""
+    class backend:                  # daemons elsewhere: no host disk here to check
+        local_daemons = False
+
     def __init__(self):
         self.store = {}
 
     def wait_for_latest_osdmap(self):
         pass
+
+    def ceph(self, *args):          # `osd dump`: nothing full, so the writes go ahead
+        return {"osds": [], "pools": [], "flags": ""}
 
     @contextlib.contextmanager
     def ioctx(self, pool):
@@ -52,6 +59,12 @@ class FakeObjects:
         class Io:
             def write_full(self, name, data):
                 store[(pool, name)] = data
+
+            def aio_write_full(self, name, data, oncomplete):
+                self.write_full(name, data)
+                done = types.SimpleNamespace(get_return_value=lambda: 0)
+                oncomplete(done)
+                return done
 
             def stat(self, name):
                 if (pool, name) not in store:

@@ -16,10 +16,8 @@ class CephadmBackend(OrchestratorBackend):
     not_running_hint = "start one with `cephlab up --backend cephadm` (root, podman)"
     lifecycle = lifecycle
 
-    def down(self, name: str, dir: str | Path | None, *, keep: bool = False,
-             destroy: bool = False) -> list[str]:
+    def take_down(self, destroy: bool) -> None:
         lifecycle.down(quiet=False)
-        return []
 
     def down_message(self, name: str, folder: Path, stopped: list[str], keep: bool,
                      destroy: bool) -> str:

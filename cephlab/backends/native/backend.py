@@ -9,6 +9,8 @@ from cephlab.backends.base import Backend, ClusterView, State
 from cephlab.backends.native import daemons, lifecycle, paths
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterNotRunning
+from cephlab.core.lock import cluster_lock
+from cephlab.core.names import DEFAULT_NAME
 
 START_HINT = "start one with `cephlab up` in a terminal (or `make lab`), or Cluster.start()"
 
@@ -32,7 +34,7 @@ class NativeBackend(Backend):
             raise ClusterNotRunning(f"no lab cluster named {name!r} (looked in {d}); {START_HINT}")
         if state.get("status") != "ready" or not daemons.running_pid(d, "mon.a"):
             raise ClusterNotRunning(f"lab cluster {name!r} in {d} is not running; "
-                                    f"`cephlab up{'' if name == 'lab' else ' --name ' + name}` "
+                                    f"`cephlab up{'' if name == DEFAULT_NAME else ' --name ' + name}` "
                                     "restarts it")
         return d, state
 
@@ -64,15 +66,17 @@ class NativeBackend(Backend):
             lifecycle.start_daemon(cluster.dir, daemon)
 
     def add_osd(self, cluster: ClusterView) -> int:
-        osd_id = lifecycle.create_osd(cluster.dir, cluster.client)
+        with cluster_lock(cluster.dir, "Cluster.add_osd()", doing="adding an OSD"):
+            osd_id = lifecycle.create_osd(cluster.dir, cluster.client)
         cluster.state = lifecycle.load_state(cluster.dir)
         return osd_id
 
     def forget_osd(self, cluster: ClusterView, osd_id: int) -> State:
-        shutil.rmtree(cluster.dir / "osd" / str(osd_id), ignore_errors=True)
-        state = lifecycle.load_state(cluster.dir)
-        state["osds"] = [i for i in state["osds"] if i != osd_id]
-        lifecycle.save_state(cluster.dir, state)
+        with cluster_lock(cluster.dir, "Cluster.remove_osd()", doing="removing an OSD"):
+            shutil.rmtree(cluster.dir / "osd" / str(osd_id), ignore_errors=True)
+            state = lifecycle.load_state(cluster.dir)
+            state["osds"] = [i for i in state["osds"] if i != osd_id]
+            lifecycle.save_state(cluster.dir, state)
         return state
 
     def log_hint(self, cluster: ClusterView, daemon: str) -> str:

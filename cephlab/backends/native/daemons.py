@@ -5,6 +5,7 @@ recycled PID or another cluster's daemon is never signalled.
 """
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
@@ -18,6 +19,9 @@ from cephlab.core.poll import PollTimeout, poll_until
 GRACE_S = 30           # how long a graceful stop waits for SIGTERM before SIGKILL
 KILL_WAIT_S = 10       # how long a SIGKILLed process may take to go (threads exit, files close)
 FUSE_CLIENTS = ("ceph-fuse", "rbd-fuse")
+DAEMON_PROGRAMS = ("ceph-mon", "ceph-mgr", "ceph-osd", "ceph-mds")
+# The programs `up` and the labs run on a cluster's files: killed when found in a folder going away.
+STRAY_PROGRAMS = (*DAEMON_PROGRAMS, "monmaptool", "ceph-authtool", *FUSE_CLIENTS)
 
 
 class DaemonError(ClusterError):
@@ -98,7 +102,7 @@ def launch_many(d, daemons_to_start, extra=(), timeout=60):
     pids = {}
     for name in procs:
         try:
-            pids[name] = poll_until(lambda name=name: running_pid(d, name),
+            pids[name] = poll_until(functools.partial(running_pid, d, name),
                                     max(0.0, deadline - time.monotonic()), f"{name} running",
                                     interval=0.05)
         except PollTimeout:
@@ -193,8 +197,62 @@ def fuse_clients(d) -> dict[str, int]:
     return found
 
 
+def _works_in(pid: int | str, inside: str, programs: tuple[str, ...] | None) -> str:
+    """The program name of `pid` when it runs one of `programs` (any when None) with a file
+    under `inside` on its command line, else ""."""
+    cmd = _cmdline(pid)
+    prog = Path(cmd[0]).name if cmd else ""
+    if prog and (programs is None or prog in programs) and any(a.startswith(inside) for a in cmd[1:]) \
+            and not _is_zombie(pid):
+        return prog
+    return ""
+
+
+def processes_in(d, programs: tuple[str, ...] | None = None) -> dict[str, int]:
+    """{"ceph-osd[pid]": pid} of live processes (other than this one) whose command line names a
+    file inside folder d; only those running one of `programs` when given."""
+    inside = str(Path(d)) + "/"
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            prog = _works_in(entry.name, inside, programs)
+            if prog:
+                found[f"{prog}[{entry.name}]"] = int(entry.name)
+    return found
+
+
+def kill_strays(d, keep: set[int] | frozenset[int] = frozenset(),
+                programs: tuple[str, ...] = STRAY_PROGRAMS) -> list[str]:
+    """SIGKILL the Ceph `programs` still working in folder d, except the PIDs in `keep`: what a
+    killed `cephlab up` leaves (an OSD mkfs, a daemon that had not written its pid file yet).
+    Returns them; DaemonError when one survives SIGKILL."""
+    inside = str(Path(d)) + "/"
+    killed: list[str] = []
+    for _ in range(3):              # a daemon forks as it starts: its child may come after a scan
+        found = {k: p for k, p in processes_in(d, programs).items() if p not in keep}
+        if not found:
+            break
+        for pid in found.values():
+            if _works_in(pid, inside, programs):        # still that program, checked right before
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        killed += found
+        pids = list(found.values())
+        try:
+            poll_until(lambda: not any(_works_in(p, inside, programs) for p in pids),  # noqa: B023
+                       KILL_WAIT_S, "stray processes gone", interval=0.05)
+        except PollTimeout:
+            break
+    left = {k: p for k, p in processes_in(d, programs).items() if p not in keep}
+    if left:
+        raise DaemonError(f"could not stop {', '.join(left)} even with SIGKILL; it is stuck in the kernel")
+    return killed
+
+
 def stop_fuse_clients(d, grace: float = 5) -> list[str]:
-    """End the FUSE clients still running after their mounts were released: a moment to exit on
+    """End the FUSE clients still running after their mounts were unmounted: a moment to exit on
     their own (an unmounted ceph-fuse closes its MDS session), then SIGKILL (one serving a lazily
     detached, busy mount would otherwise outlive its cluster). Returns those it had to kill."""
     left = wait_gone(d, fuse_clients(d), grace)

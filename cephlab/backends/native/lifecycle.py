@@ -7,26 +7,33 @@ Layout of the folder and the port scheme: cephlab/README.md.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
-import sys
 import time
 import uuid
 from pathlib import Path
 
 from cephlab.backends.native import conf as cconf
 from cephlab.backends.native import daemons, paths
-from cephlab.core import mounts, proc, release, run, teardown
+from cephlab.core import ceph_version, diskspace, mounts, proc, run, teardown
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterError, SetupError
+from cephlab.core.lock import cluster_lock
+from cephlab.core.names import DEFAULT_NAME
 from cephlab.core.poll import poll_until
 from cephlab.core.progress import Progress
 
+log = logging.getLogger(__name__)
 GIB = 1024 ** 3
 DISK_PER_OSD_GIB = 2           # sparse block files only take what is written; labs write < 2 GiB
 MEM_PER_OSD_GIB = 1.0          # osd_memory_target minimum is 0.875 GiB, plus slack
 MEM_BASE_GIB = 0.5             # mon + mgr
 SUBDIRS = ("run", "log", "crash", "tmp", "mon", "mgr", "osd", "mds", "mgr-modules")
+# Everything cephlab (and the labs) put in a cluster folder: a folder holding only these but no
+# cluster.json is one an older version began and never finished.
+OUR_NAMES = frozenset({paths.MARKER, paths.MARKER + ".tmp", "ceph.conf", "keyring", "lab-sessions",
+                       *SUBDIRS})
 OBJECTSTORES = ("bluestore", "filestore")
 HEALTHY_TIMEOUT = 180
 
@@ -119,12 +126,19 @@ def _link_mgr_modules(d, mgr_bin):
             (dest / name).symlink_to(src / name)
 
 
+def _start_folder(d, state):
+    """The folder and its marker (status "creating") before anything else, so a start cut off
+    at any point leaves a folder that `up` recreates and `down` removes."""
+    d = Path(d)
+    d.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(d, 0o700)
+    save_state(d, state)
+
+
 def _write_folder(d, state, objectstore):
     d = Path(d)
     for sub in SUBDIRS:
         (d / sub).mkdir(parents=True, exist_ok=True)
-    os.chmod(d, 0o700)
-    save_state(d, state)
     (d / "ceph.conf").write_text(cconf.ceph_conf(d, state["fsid"], state["ports"], objectstore))
     keys = {e: cconf.make_key() for e in ("mon.", "client.admin", "mgr.x", "mds.a")}
     cconf.write_private(d / "keyring", cconf.keyring_text("client.admin", keys["client.admin"]))
@@ -280,6 +294,7 @@ def create(d, name, osds=3, objectstore="bluestore", mds=False, progress=None):
              "objectstore": objectstore, "osds": list(range(osds)), "mds": bool(mds),
              "status": "creating", "created": time.time()}
     client = None
+    _start_folder(d, state)
     try:
         progress.stage(f"writing {d}/ceph.conf and keyrings (ports {state['ports']['mon_v2']}+)")
         _write_folder(d, state, objectstore)
@@ -305,7 +320,7 @@ def create(d, name, osds=3, objectstore="bluestore", mds=False, progress=None):
         progress.stage("waiting for HEALTH_OK and all PGs active+clean")
         wait_ready(d, client, state)
     except BaseException:
-        _kill_all(d, state)
+        teardown.attempt(f"stop what the failed start of {name} began", _kill_all, d, state)
         if load_state(d):
             save_state(d, {**state, "status": "failed"})
         raise
@@ -317,19 +332,66 @@ def create(d, name, osds=3, objectstore="bluestore", mds=False, progress=None):
     return state
 
 
+def _stop_kept(d, state):
+    """Stop every daemon, keeping the data: OSDs, MDS and MGR first (they tell the mon), then the mon."""
+    names = sorted(set(daemons.daemon_names(d)) | set(all_daemons(state)))
+    daemons.stop(d, [n for n in names if n != "mon.a"], graceful=True)
+    daemons.stop(d, ["mon.a"], graceful=True)
+    daemons.kill_strays(d, programs=daemons.DAEMON_PROGRAMS)
+
+
 def _kill_all(d, state=None):
     names = set(daemons.daemon_names(d)) | set(all_daemons(state) if state else ())
     daemons.stop(d, sorted(names), graceful=False)
+    daemons.kill_strays(d)
 
 
-def wipe(d):
-    """Remove a cluster folder, only when it carries our marker (never an arbitrary --dir)."""
+def wipe(d, leftover=False):
+    """Remove a cluster folder, only when it carries our marker (never an arbitrary --dir), or
+    with leftover=True one that unfinished_leftover() found to hold only what cephlab makes."""
     d = Path(d)
     if not d.exists():
         return
-    if not (d / paths.MARKER).exists():
+    if not leftover and not (d / paths.MARKER).exists():
         raise SetupError(f"{d} is not a cephlab cluster folder (no {paths.MARKER}); not removing it")
     shutil.rmtree(d)
+
+
+def unfinished_leftover(d, command):
+    """For a folder without cluster.json: nothing when it holds only what cephlab creates and no
+    process uses it (a start an older version never finished, safe to remove); else SetupError
+    saying why `command` ("up"/"down") leaves it alone and how to remove it safely."""
+    d = Path(d)
+    other = sorted(p.name for p in d.iterdir() if p.name not in OUR_NAMES)
+    if other:
+        shown = ", ".join(other[:4]) + (", ..." if len(other) > 4 else "")
+        if command == "up":
+            raise SetupError(f"{d} exists and is not a cephlab cluster folder (it holds {shown}); "
+                             "choose an empty or new folder with --dir")
+        raise SetupError(f"{d} is not a cephlab cluster folder (no {paths.MARKER}; it holds {shown}, "
+                         "which cephlab never creates); not touching it. If it was a lab cluster, "
+                         f"move out what you want to keep, then `rm -r {d}`")
+    users = daemons.processes_in(d)
+    if users:
+        pids = " ".join(str(p) for p in users.values())
+        raise SetupError(f"{d} has no {paths.MARKER} (a start an older cephlab never finished) and "
+                         f"{', '.join(users)} still use it; stop them with `kill {pids}`, then run "
+                         f"`cephlab {command}` again")
+
+
+def _check_host_disk(d, dead):
+    """SetupError when the host disk is too full to restart `dead`: a restarted OSD would stop
+    again at its first write (ENOSPC on its sparse block file), and the mon refuses to start at
+    or below mon_data_avail_crit. Said before trying, because a mon that fails to start would
+    otherwise count as unusable and the cluster be recreated, losing its data."""
+    disk = diskspace.host_disk(d)
+    mon_blocked = "mon.a" in dead and disk.free_percent <= diskspace.MON_AVAIL_CRIT_PERCENT
+    if disk.level == "full" or mon_blocked:
+        raise SetupError(f"cannot restart {', '.join(dead)}: the host disk is (nearly) full "
+                         f"({disk.summary()}). OSDs stop when their block files find no space, and "
+                         f"the mon does not start at or below {diskspace.MON_AVAIL_CRIT_PERCENT} % "
+                         "free. Free space on that disk (other files, not the cluster folder), "
+                         "then run `cephlab up` again: the cluster's data is kept")
 
 
 def repair(d, state, progress):
@@ -337,9 +399,14 @@ def repair(d, state, progress):
     dead = dead_daemons(d, state)
     if not dead:
         return []
+    _check_host_disk(d, dead)
     bins = _bins(state.get("mds"))
     progress.total = progress.step + 2
     progress.stage(f"restarting {', '.join(dead)} from their data")
+    # A daemon a killed `up` started but that had not written its pid file yet would make its
+    # twin fail to start (the mon's port, the OSD's lock on its data): it goes first.
+    running = {daemons.running_pid(d, n) for n in set(daemons.daemon_names(d)) | set(all_daemons(state))}
+    daemons.kill_strays(d, keep={p for p in running if p}, programs=daemons.DAEMON_PROGRAMS)
     if "mon.a" in dead:
         paths.check_ports_free(state["ports"])
         try:
@@ -356,7 +423,7 @@ def repair(d, state, progress):
     return dead
 
 
-def up(name="lab", osds=3, objectstore="bluestore", mds=False, dir=None, progress=True):
+def up(name=DEFAULT_NAME, osds=3, objectstore="bluestore", mds=False, dir=None, progress=True):
     """Start cluster `name` (or repair it, or do nothing when it runs); returns (folder, state, what).
 
     what is "created", "repaired" or "running".
@@ -365,12 +432,27 @@ def up(name="lab", osds=3, objectstore="bluestore", mds=False, dir=None, progres
     d = paths.cluster_dir(name, dir)
     prog = progress if isinstance(progress, Progress) else Progress(7, enabled=bool(progress))
     # Say early (even when quiet) which labs a Ceph other than Pacific changes, not mid-lab.
-    release.note_once(paths.find_binary("ceph-mon"), lambda text: print(text, file=sys.stderr, flush=True))
+    ceph_version.note_once(paths.find_binary("ceph-mon"), log.warning)
+    with cluster_lock(d, "cephlab up", name=name, doing="starting it") as held:
+        return _up(d, name, osds, objectstore, mds, prog, held.previous)
+
+
+def _up(d, name, osds, objectstore, mds, prog, cut_off):
+    """up() holding the lock; cut_off: the lock record of a command killed while holding it."""
     state = load_state(d)
     if state is None and d.exists() and any(d.iterdir()):
-        raise SetupError(f"{d} exists and is not a cephlab cluster folder; "
-                         "choose an empty or new folder with --dir")
+        unfinished_leftover(d, "up")
+        prog.note(f"{d} has no {paths.MARKER}: a start an older cephlab never finished; "
+                  "removing it and starting afresh")
+        wipe(d, leftover=True)
     if state and state.get("status") == "ready":
+        if cut_off:
+            # A `down --keep` cut off leaves daemons that got SIGTERM still exiting, a cut-off
+            # repair daemons still booting: neither is a cluster to call running. Stop what
+            # runs and start it all again from the data.
+            prog.note(f"`{cut_off.get('what')}` (PID {cut_off.get('pid')}) was cut off; "
+                      f"restarting the daemons of {name} from their data")
+            _stop_kept(d, state)
         if not dead_daemons(d, state):
             _update_tunables(d, state)
             return d, state, "running"
@@ -381,6 +463,9 @@ def up(name="lab", osds=3, objectstore="bluestore", mds=False, dir=None, progres
             return d, state, "repaired"
         except MonUnusable as e:
             prog.note(f"the monitor cannot start from its store ({e}); recreating from scratch")
+    elif state and state.get("status") == "removing":
+        prog.note(f"an earlier `cephlab down` of {name} did not finish; removing what it left "
+                  "and creating the cluster again")
     elif state:
         prog.note(f"an earlier start of {name} did not finish; recreating it from scratch")
     if state:
@@ -398,18 +483,30 @@ def _stop_reported(d, names, graceful):
     return stopped
 
 
-def down(name="lab", dir=None, keep=False):
+def down(name=DEFAULT_NAME, dir=None, keep=False):
     """Stop every daemon of the cluster (by PID) and remove its folder unless keep.
 
-    Returns the daemons stopped. A missing folder is not an error. Always finishes: a release
+    Returns the daemons stopped. A missing folder is not an error. Always finishes: a clean-up
     step or daemon that fails is reported in one line on stderr (teardown) and the rest goes on.
     """
     d = paths.cluster_dir(name, dir)
+    if not d.parent.is_dir():
+        return []                   # no folder, and nowhere a start could be making one
+    with cluster_lock(d, "cephlab down", name=name, doing="taking it down"):
+        return _down(d, name, keep)
+
+
+def _down(d, name, keep):
     state = load_state(d)
     if state is None:
-        if d.exists() and any(d.iterdir()):
-            raise SetupError(f"{d} is not a cephlab cluster folder; not touching it")
+        if d.exists():
+            unfinished_leftover(d, "down")          # an empty folder, or an older version's
+            wipe(d, leftover=True)
         return []
+    if not keep:
+        # Its data is being discarded: a down cut off from here on is finished by the next
+        # `up` or `down`, never taken for a cluster to repair.
+        save_state(d, {**state, "status": "removing"})
     # ceph-fuse mounts of the labs live under tmp/: a FUSE mount whose cluster is gone hangs
     # every process that touches it, so they go before the daemons.
     teardown.attempt(f"unmount the FUSE mounts of {name}", mounts.unmount_all, str(d / "tmp") + "/")
@@ -421,5 +518,9 @@ def down(name="lab", dir=None, keep=False):
         stopped += _stop_reported(d, ["mon.a"], graceful=True)
     else:
         stopped = _stop_reported(d, names, graceful=False)   # data is discarded anyway
+    # what a killed `up` or add_osd() started and no pid file names (an OSD mkfs, a daemon
+    # killed before it wrote its pid file): it would write into the folder being removed
+    teardown.attempt(f"stop what else of {name} runs", daemons.kill_strays, d)
+    if not keep:
         teardown.attempt(f"remove {d}", wipe, d)
     return stopped

@@ -17,10 +17,8 @@ class VagrantBackend(OrchestratorBackend):
     not_running_hint = "start one with `cephlab up --backend vagrant` (or `vagrant up` in vagrant/)"
     lifecycle = lifecycle
 
-    def down(self, name: str, dir: str | Path | None, *, keep: bool = False,
-             destroy: bool = False) -> list[str]:
+    def take_down(self, destroy: bool) -> None:
         lifecycle.down(destroy=destroy)
-        return []
 
     def down_message(self, name: str, folder: Path, stopped: list[str], keep: bool,
                      destroy: bool) -> str:
