@@ -1,4 +1,5 @@
-"""Mount points on this machine: read /proc/mounts, unmount every mount under a folder.
+"""Mount points and loop devices on this machine: read /proc/mounts, unmount every mount under a
+folder, detach the loop devices backed by a file.
 
 Used by the native backend's `down` (ceph-fuse mounts a lab left under the cluster's tmp/) and
 by the CephFS helper; a failure is reported in one line (teardown) and the others still go.
@@ -10,6 +11,9 @@ import re
 from pathlib import Path
 
 from cephlab.core import teardown
+from cephlab.core.poll import poll_until
+
+LOOP_GONE_S = 10    # the kernel releases an auto-cleared loop device shortly after its last close
 
 
 def mount_point(line: str) -> str:
@@ -35,3 +39,37 @@ def unmount(point: str | os.PathLike) -> None:
 def unmount_all(prefix: str) -> list[str]:
     """Unmount every mount point whose path starts with `prefix`; returns those unmounted."""
     return [p for p in mounts_under(prefix) if teardown.attempt(f"unmount {p}", unmount, p)]
+
+
+def loop_devices(image: str | os.PathLike) -> list[str]:
+    """The loop devices backed by the file `image` (losetup -j); [] when losetup is missing."""
+    try:
+        out = teardown.run(["losetup", "-j", str(image)])
+    except Exception as e:      # StepFailed or a missing program: nothing can be listed
+        teardown.report(f"cannot list the loop devices of {image} ({teardown.reason(e)})")
+        return []
+    return [line.split(":", 1)[0] for line in out.splitlines() if line.strip()]
+
+
+def detach_loops(image: str | os.PathLike, timeout: float = LOOP_GONE_S) -> list[str]:
+    """Detach every loop device backed by `image` and wait until losetup lists none.
+
+    A device attached by `mount -o loop` is auto-cleared when unmounted, but the kernel does it
+    asynchronously: right after umount it may still be listed, and `losetup -d` on it may fail
+    because it is going anyway. So each device is detached once (a failure is not yet an error)
+    and then awaited; only a device still listed after `timeout` s is reported. Returns the
+    devices that were found."""
+    found = loop_devices(image)
+    for dev in found:
+        try:
+            teardown.run(["losetup", "-d", dev])
+        except Exception:       # noqa: BLE001 - already being released; the wait below decides
+            pass
+    if found:
+        try:
+            poll_until(lambda: not loop_devices(image), timeout, f"the loop devices of {image} gone",
+                       describe=lambda: ", ".join(loop_devices(image)),
+                       hint=f"a process still uses them (fuser -v {' '.join(found)})")
+        except Exception as e:
+            teardown.report(str(e))
+    return found

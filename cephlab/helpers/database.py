@@ -29,7 +29,7 @@ import shutil
 import time
 from pathlib import Path
 
-from cephlab.core import proc, run, teardown
+from cephlab.core import mounts, proc, run, teardown
 from cephlab.core.errors import ClusterError, SetupError, match_or_raise
 from cephlab.core.poll import poll_until
 from cephlab.helpers.latency import fsync_latencies_ms
@@ -204,7 +204,7 @@ def remove_leftovers(work, bin_dir=None):
     if os.path.ismount(mnt):
         teardown.attempt(f"unmount {mnt}", teardown.unmount, mnt, fuse=False, remove=False)
     for image_file in rbd_dir.glob("*") if os.path.ismount(rbd_dir) else []:
-        teardown.attempt(f"detach the loop devices of {image_file}", _detach_loops, image_file)
+        mounts.detach_loops(image_file)
     if os.path.ismount(rbd_dir):
         teardown.attempt(f"unmount rbd-fuse at {rbd_dir}", teardown.unmount, rbd_dir, remove=False)
     shutil.rmtree(work, ignore_errors=True)
@@ -235,7 +235,3 @@ def _postmaster_pid(pid_file: Path) -> int | None:
         return None
     return pid if str(pid_file.parent) in proc.cmdline(pid) else None
 
-
-def _detach_loops(image_file: Path) -> None:
-    for line in teardown.run(["losetup", "-j", str(image_file)]).splitlines():
-        teardown.run(["losetup", "-d", line.split(":")[0]])

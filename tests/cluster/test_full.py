@@ -20,7 +20,7 @@ from cephlab import Cluster, ClusterFull
 from cephlab.backends.native import daemons, paths
 from cephlab.backends.native import lifecycle as native
 from cephlab.cluster import checksums, full
-from cephlab.core import diskspace, mounts, proc, teardown
+from cephlab.core import diskspace, mounts, proc
 from cephlab.core.poll import poll_until
 from cephlab.helpers.lab import LabSession
 
@@ -169,12 +169,6 @@ def test_full_ratio_stops_writes_with_a_clear_error_and_deleting_brings_them_bac
 
 
 # -- the host disk ----------------------------------------------------------------------------------
-def loop_devices(image):
-    """The loop devices backed by `image` (losetup -j)."""
-    out = subprocess.run(["losetup", "-j", str(image)], capture_output=True, text=True).stdout
-    return [line.split(":", 1)[0] for line in out.splitlines() if line.strip()]
-
-
 @pytest.fixture
 def small_fs(tmp_path):
     """A fresh ext4 file system of IMAGE_MIB on a loop device (root only); unmounted and its loop
@@ -190,9 +184,8 @@ def small_fs(tmp_path):
         yield point
     finally:
         mounts.unmount_all(str(point))
-        for dev in loop_devices(image):
-            teardown.attempt(f"detach {dev}", teardown.run, ["losetup", "-d", dev])
-        assert mounts.mounts_under(str(point)) == [] and loop_devices(image) == []
+        mounts.detach_loops(image)      # waits for the kernel's asynchronous auto-clear
+        assert mounts.mounts_under(str(point)) == [] and mounts.loop_devices(image) == []
         image.unlink()                  # ~130 MiB written into it; pytest keeps its last runs
 
 
