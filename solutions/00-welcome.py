@@ -309,7 +309,8 @@ assert q3_ms > iops.disk_class(P["q3_slow"])["latency_ms"], \
     "The primary acknowledges only after the slowest copy is written: the slow disk's commit is part of the latency"
 
 # %%
-assert 1 < q3_slowdown < q3_ms / (SSD + P["q3_osd_ms"]), \
+_ssd_ms = iops.disk_class("SATA SSD")["latency_ms"]
+assert 1 < q3_slowdown < q3_ms / (_ssd_ms + P["q3_osd_ms"]), \
     "A ratio without units, more than 1: your latency over the same write with every disk an SSD (which costs more than one SSD commit plus OSD work)"
 
 # %%
@@ -317,8 +318,9 @@ assert 1 < q3_slowdown < q3_ms / (SSD + P["q3_osd_ms"]), \
 from cephlab.course import params as _params
 _p = _params.lab_params("00-welcome")
 _slow = iops.disk_class(_p["q3_slow"])["latency_ms"]
-_ssd_only = write_latency_ms(_p["q3_net_ms"], SSD, _p["q3_osd_ms"], _p["q3_size"])
-assert abs(q3_ms - write_latency_ms(_p["q3_net_ms"], SSD, _p["q3_osd_ms"], _p["q3_size"], slowest_disk_ms=_slow)) < 1e-9, \
+_ssd_ms = iops.disk_class("SATA SSD")["latency_ms"]
+_ssd_only = write_latency_ms(_p["q3_net_ms"], _ssd_ms, _p["q3_osd_ms"], _p["q3_size"])
+assert abs(q3_ms - write_latency_ms(_p["q3_net_ms"], _ssd_ms, _p["q3_osd_ms"], _p["q3_size"], slowest_disk_ms=_slow)) < 1e-9, \
     "Pass the slow disk's latency as slowest_disk_ms and the SSD as the disk, with your network, OSD work and size"
 assert abs(q3_slowdown * _ssd_only - q3_ms) < 1e-9 and q3_slowdown > 1, "The slowdown is a ratio: mixed-pool latency over all-SSD latency"
 

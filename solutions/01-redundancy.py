@@ -398,7 +398,7 @@ assert (bool(q5_default), bool(q5_strict)) == (bool(red.serves_io(_q5_ec, _p["q5
 
 # %% [markdown]
 # **Q6. Your experiment: small objects.** Choose an object size in bytes, from 512 to 65,536, and
-# store it in `my_object_bytes` (a size that is not a multiple of 4 KiB shows the most). The
+# store it in `my_object_bytes`; not a multiple of 4 KiB, since padding is what it measures. The
 # measurement below writes 16 objects of that size into a size-3 pool and into an EC 2+1 pool.
 # Before it runs, predict with `red.allocated_bytes` the raw KiB each pool will use for those 16
 # objects: store `q6_rep3_kib` and `q6_ec21_kib`.
@@ -418,7 +418,8 @@ q6_ec21_kib = 16 * red.allocated_bytes(my_object_bytes, erasure(2, 1)) / 1024  #
 # # BEGIN TESTS
 
 # %%
-assert isinstance(my_object_bytes, int) and 512 <= my_object_bytes <= 65536, "Choose a whole number of bytes from 512 to 65536"
+assert isinstance(my_object_bytes, int) and 512 <= my_object_bytes <= 65536 and my_object_bytes % 4096 != 0, \
+    "Choose a whole number of bytes from 512 to 65536, not a multiple of 4 KiB (such a size needs no padding, so it shows nothing)"
 
 # %%
 assert q6_ec21_kib >= 16 * my_object_bytes * 1.5 / 1024 and q6_rep3_kib >= 16 * my_object_bytes * 3 / 1024, \

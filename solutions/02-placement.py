@@ -152,18 +152,10 @@ spread_plot
 # two copies stops serving I/O; one that loses all three has lost data.
 
 # %%
-HOSTS_MAP = build.hosts_map(4, 3, prefix="h", first=0)   # hosts h0..h3, rules by_host and by_osd
-HOST_OF = np.array(build.host_of(4, 3))   # osd.N lives on host h(N // 3)
-
-def host_failure(rule, host=0, pg_num=1024, size=3, pool_id=1):
-    """Shares of PGs with two copies on one host, and what losing `host` does to them."""
-    placed, _ = mapper.do_rule(HOSTS_MAP, rule, an.pg_inputs(pool_id, pg_num), size)
-    hosts = HOST_OF[placed]
-    on_failed = (hosts == host).sum(axis=1)
-    shared = np.array([len(set(row)) < size for row in hosts])
-    return {"PGs with 2+ copies on one host": shared.mean(),
-            "PGs blocked (< min_size 2 left)": (on_failed >= 2).mean(),
-            "PGs with every copy lost": (on_failed == size).mean()}
+def host_failure(rule, host=0):
+    """Shares of PGs with two copies on one host, and what losing `host` does to them: 1,024 PGs
+    of a size-3 pool on hosts h0..h3 of 3 OSDs each (models.crush.analysis.host_failure)."""
+    return an.host_failure(4, 3, rule, failed_host=host)
 
 pd.DataFrame({rule: host_failure(rule) for rule in ("by_host", "by_osd")}).T
 
@@ -394,7 +386,7 @@ assert q5_safe_rule in ("by_host", "by_osd"), "Store the name of one of the two 
 # %%
 # HIDDEN
 assert q5_safe_rule == "by_host", "Only a rule that picks one OSD per host keeps a copy elsewhere when a host fails"
-assert abs(q5_lost - host_failure("by_osd")["PGs with every copy lost"]) < 1e-12 and isinstance(q5_safe_rule, str), "Take the share straight from host_failure('by_osd') (a fraction, not a PG count) and the rule's name as a string"
+assert abs(q5_lost - an.host_failure(4, 3, "by_osd")["PGs with every copy lost"]) < 1e-12 and isinstance(q5_safe_rule, str), "Take the share straight from host_failure('by_osd') (a fraction, not a PG count) and the rule's name as a string"
 
 # %% [raw]
 # # END TESTS

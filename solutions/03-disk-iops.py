@@ -467,7 +467,7 @@ assert abs(q6_overstated - 600 / _iops) < 1e-9, "600 over your disk's IOPS"
 
 # %% [markdown]
 # **Q7. Your experiment: writes in flight.** Choose how many writes `rados bench` keeps in flight,
-# from 2 to 32, and store it in `my_threads`. After seed 002's three runs the measurement below
+# from 2 to 32 but not 16 (the run it is compared with), and store it in `my_threads`. After seed 002's three runs the measurement below
 # runs yours, 5 s like the others, and compares it with the 16-thread run. Before it runs, predict
 # with the lab's model of this cluster — CPU-bound (the cores, not the queue, set the IOPS) and
 # Little's law — your run's IOPS and its mean latency, each as a fraction of the 16-thread run's
@@ -488,7 +488,8 @@ q7_latency_ratio = iops.latency_ms(q7_iops_ratio, my_threads) / iops.latency_ms(
 # # BEGIN TESTS
 
 # %%
-assert isinstance(my_threads, (int, np.integer)) and 2 <= my_threads <= 32, "Choose a whole number of writes in flight from 2 to 32"
+assert isinstance(my_threads, (int, np.integer)) and 2 <= my_threads <= 32 and my_threads != 16, \
+    "Choose a whole number of writes in flight from 2 to 32, other than the 16 your run is compared with"
 
 # %%
 assert 0 < q7_iops_ratio <= 4 and 0 < q7_latency_ratio <= 20, "Give fractions of the 16-thread run (your run's figure / its figure), not IOPS or milliseconds"

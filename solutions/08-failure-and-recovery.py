@@ -273,9 +273,9 @@ q1_degraded_fraction = SEED002_DEGRADED / SEED002_COPIES  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert isinstance(q1_not_serving, (int, np.integer)) and 0 <= q1_not_serving <= sum(SEED002.values()), \
+assert isinstance(q1_not_serving, (int, np.integer)) and 0 <= q1_not_serving <= 97, \
     "Count PGs: a whole number between 0 and the PGs in the status line"
-assert q1_not_serving > SEED002["peering"], "Peering PGs serve no I/O, and they are not the only ones: read the flag table"
+assert q1_not_serving > 20, "Peering PGs serve no I/O, and they are not the only ones: read the flag table"
 
 # %%
 assert 0 < q1_degraded_fraction < 1, "A fraction between 0 and 1 (degraded copies / all copies), not a percentage"
@@ -328,7 +328,7 @@ assert q2_seconds >= q2_mib / 30, ("Recovery cannot beat the disks: q2_mib at 30
 # %%
 # HIDDEN
 assert abs(q2_mib - 128 * 3 / 4) < 1e-9, "Average MiB per OSD: objects x copies / OSDs"
-assert abs(q2_seconds - rec.recovery_time(96 * MiB, 1, 30 * MiB, 1, 0.1, object_size=MiB)) < 1e-9, "One PG recovers at a time, 1 MiB objects, 0.1 s sleep: use rec.recovery_time with those inputs"
+assert abs(q2_seconds - rec.recovery_time(96 * 2**20, 1, 30 * 2**20, 1, 0.1, object_size=2**20)) < 1e-9, "One PG recovers at a time, 1 MiB objects, 0.1 s sleep: use rec.recovery_time with those inputs"
 
 # %% [raw]
 # # END TESTS
@@ -503,7 +503,7 @@ assert q5_mib / 30 <= q5_seconds < 3600, ("In seconds, and no faster than the di
 # %%
 # HIDDEN
 assert abs(q5_mib - my_objects * 3 / 4) < 1e-9, "Average MiB per OSD: your objects x copies / OSDs"
-assert abs(q5_seconds - rec.recovery_time(my_objects * 3 / 4 * MiB, 1, 30 * MiB, 1, 0.1, object_size=MiB)) < 1e-9, \
+assert abs(q5_seconds - rec.recovery_time(my_objects * 3 / 4 * 2**20, 1, 30 * 2**20, 1, 0.1, object_size=2**20)) < 1e-9, \
     "One PG recovers at a time, 1 MiB objects, 0.1 s sleep: rec.recovery_time with your q5_mib"
 
 # %% [raw]

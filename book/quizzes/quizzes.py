@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -317,10 +316,11 @@ def assign(quiz, out):
     return Path(out) / "student" / Path(quiz).name, sorted((Path(out) / "autograder").glob("*.zip"))[-1]
 
 
-def grade(notebooks, autograder, parallel=2, timeout=300):
-    """[GradeResult or GradingError] for each notebook, graded with the quiz's autograder zip."""
+def grade(notebooks, master, parallel=2, timeout=300):
+    """[GradeResult or GradingError] for each notebook, graded with the checks of the quiz's
+    master notebook (run outside the learner's process)."""
     from cephlab.course import grading
-    return grading.run_gradings([(nb, autograder) for nb in notebooks], parallel=parallel, timeout=timeout)
+    return grading.run_gradings([(nb, master) for nb in notebooks], parallel=parallel, timeout=timeout)
 
 
 def main(argv):
@@ -335,9 +335,7 @@ def main(argv):
     elif cmd == "grade":
         for nb in map(Path, args):
             stem = nb.name.split("-quiz")[0]
-            with tempfile.TemporaryDirectory() as tmp:
-                _, zipped = assign(path_of(stem), Path(tmp) / "assign")
-                [result] = grade([nb], zipped, parallel=1)
+            [result] = grade([nb], path_of(stem), parallel=1)
             print(f"{nb}: {result}" if isinstance(result, Exception) else
                   f"{nb}: {result.score:g}/{result.possible:g} "
                   + " ".join(f"{q}={s:g}" for q, (s, _) in sorted(result.questions.items())))

@@ -3,6 +3,7 @@
     cephlab grade 01-redundancy.ipynb              # per-question points, last line "score: X/Y"
     cephlab grade submissions/ --csv grades.csv    # every notebook under a folder, one row each
     cephlab grade submissions/ --learner-from-folder   # submissions/<learner>/NN-topic.ipynb
+    cephlab grade submissions/ --learner-from-folder --out grades/ --hand-scores hand.csv --lms canvas
 
 Each notebook is graded against its lab's solution (found by its name, NN-topic) with the
 hidden tests included, on a copy that stops after the last question, so no cluster is needed.
@@ -17,7 +18,7 @@ import sys
 import threading
 from pathlib import Path
 
-from cephlab.course import grading, params
+from cephlab.course import gradebook, grading, params
 
 
 def register(sub):
@@ -26,7 +27,21 @@ def register(sub):
     p.add_argument("notebooks", nargs="+", metavar="NOTEBOOK",
                    help="a lab notebook (NN-topic.ipynb) or a folder of submissions")
     p.add_argument("--csv", type=Path, metavar="FILE",
-                   help="also write one row per notebook: path, lab, score, possible, q1, q2, ...")
+                   help="also write one row per notebook: path, lab, score, possible, q1, q2, ... (every "
+                        "lab's questions in one table; --out writes one gradebook per lab)")
+    p.add_argument("--out", type=Path, metavar="DIR",
+                   help="write the class's files into DIR: gradebook-<lab>.csv (one row per submission), "
+                        "gradebook.csv (one row per learner: each lab, each hand-graded item, total) and "
+                        "feedback/<learner>/<lab>.md (points and hints, for the learner)")
+    p.add_argument("--hand-scores", type=Path, metavar="CSV",
+                   help="hand-graded scores (columns learner,item,score,possible) to add to DIR/gradebook.csv; "
+                        "checked before grading starts")
+    p.add_argument("--hand-template", nargs="+", metavar=("CSV", "ITEM"),
+                   help="write CSV, a hand-score file with one row per learner graded per ITEM "
+                        "(\"01-redundancy W1\", or \"quiz 2=4\" with its points) for you to fill in; "
+                        "put it after the notebooks")
+    p.add_argument("--lms", choices=["canvas", "moodle"],
+                   help="also write DIR/canvas.csv or DIR/moodle.csv, the course gradebook as that LMS imports it")
     p.add_argument("-j", "--jobs", type=int, default=2,
                    help="notebooks graded at once (default 2; each one runs its own kernel)")
     p.add_argument("--timeout", type=float, default=300,
@@ -45,7 +60,7 @@ def register(sub):
                         "(only for notebooks you trust, or where bwrap cannot run)")
     p.set_defaults(func=cmd_grade)
 
-    p = sub.add_parser("params", help="a learner's question parameters in a lab (labs 03, 05), "
+    p = sub.add_parser("params", help="a learner's question parameters in a lab (every lab has them), "
                                       "as their notebook shows them and their hidden tests use them")
     p.add_argument("rest", nargs=argparse.REMAINDER, metavar="LAB LEARNER... [--json]")
     p.set_defaults(func=lambda args: params.main(args.rest))
@@ -76,7 +91,31 @@ def learner_of(args):
     return None
 
 
+def class_files_problem(args):
+    """Why the class-file options cannot work (checked before grading, which takes minutes), else
+    None. Reads the hand scores into args.hand."""
+    args.hand = []
+    if (args.hand_scores or args.lms) and not args.out:
+        return "--hand-scores and --lms add to the gradebooks of --out DIR: give --out"
+    try:
+        if args.hand_scores:
+            args.hand = gradebook.read_hand_scores(args.hand_scores)
+        if args.hand_template:
+            if len(args.hand_template) < 2:
+                return "--hand-template CSV ITEM...: name at least one item after the file"
+            gradebook.template_items(args.hand_template[1:])
+            if Path(args.hand_template[0]).exists():
+                return f"--hand-template: {args.hand_template[0]} exists (it may hold scores): name another file"
+    except (gradebook.HandScoreError, OSError) as err:
+        return str(err)
+    return None
+
+
 def cmd_grade(args):
+    problem = class_files_problem(args)
+    if problem:
+        print(f"cephlab grade: {problem}", file=sys.stderr)
+        return 2
     args.sandbox = sandbox_of(args)
     args.learner_of = learner_of(args)
     try:
@@ -97,12 +136,16 @@ def grade_one(notebook, args):
         result = grading.grade(notebook, timeout=args.timeout, sandbox=args.sandbox, learner_of=args.learner_of)
     except grading.GradingError as err:
         print(f"cephlab grade: {notebook}: {err}", file=sys.stderr)
+        write_class_files(args, [(notebook, err)])
         return 1
     print(f"{notebook} (lab {result.lab}, graded in {result.seconds:.0f} s)")
     for q, (score, possible) in sorted(result.questions.items(), key=lambda kv: _question_key(kv[0])):
         print(f"  {q:<6} {fmt(score)}/{fmt(possible)}")
+    if gradebook.id_warning(result):
+        print(f"cephlab grade: warning: {notebook}: {gradebook.id_warning(result)}", file=sys.stderr)
     if args.csv:
         write_csv(args.csv, [(notebook, result)])
+    write_class_files(args, [(notebook, result)])
     print(f"score: {fmt(result.score)}/{fmt(result.possible)}")
     return 0
 
@@ -117,6 +160,8 @@ def grade_batch(notebooks, args):
                 print(f"{nb}: NOT GRADED: {first}", flush=True)
             else:
                 print(f"{nb}: score: {fmt(outcome.score)}/{fmt(outcome.possible)}", flush=True)
+                if gradebook.id_warning(outcome):     # a typed id that is not the one graded: look at it
+                    print(f"{nb}: warning: {gradebook.id_warning(outcome)}", flush=True)
 
     try:
         outcomes = grading.grade_many(notebooks, jobs=args.jobs, timeout=args.timeout, on_result=report,
@@ -128,9 +173,25 @@ def grade_batch(notebooks, args):
     if args.csv:
         write_csv(args.csv, outcomes)
         print(f"wrote {args.csv}")
+    write_class_files(args, outcomes)
     print(f"graded {len(outcomes) - len(failed)} of {len(outcomes)} notebooks"
           + (f"; not graded: {', '.join(str(nb) for nb in failed)}" if failed else ""))
     return 1 if failed else 0
+
+
+def write_class_files(args, outcomes):
+    """The files of --out (gradebooks, LMS import, feedback) and --hand-template, with a line each."""
+    if args.hand_template:
+        path = gradebook.hand_scores_template(outcomes, args.hand_template[1:], args.hand_template[0])
+        print(f"wrote {path}: fill in the scores, then grade again with --hand-scores {path}")
+    if not args.out:
+        return
+    written = gradebook.write_all(outcomes, args.out, args.hand, args.lms)
+    feedback = [p for p in written if "feedback" in p.relative_to(args.out).parts]
+    for path in written:
+        if path not in feedback:
+            print(f"wrote {path}")
+    print(f"wrote {len(feedback)} feedback files in {args.out / 'feedback'}/ (one per learner and lab)")
 
 
 def _question_key(name):

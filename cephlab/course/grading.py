@@ -1,23 +1,32 @@
-"""Grade filled-in lab notebooks with otter-grader, without the lab's cluster measurements.
+"""Grade filled-in lab notebooks: the learner's code in a sandbox, the checks in the grader.
 
     result = grade("submissions/alice/01-redundancy.ipynb")
-    result.score, result.possible, result.questions     # 6.0, 6.0, {"q1": (1.0, 1.0), ...}
+    result.score, result.possible, result.questions     # 8.0, 8.0, {"q1": (1.0, 1.0), ...}
+    result.feedback["q3"]                                # the hints of q3's failed checks
 
-How: the notebook's lab (NN-topic) names its solution, solutions/NN-topic.ipynb. The autograder
-is build/autograder/NN-topic.zip when `make student` left one newer than the solution, else a
-fresh `otter assign` into a temporary folder. The notebook is graded by `otter run` (no Docker)
-on a *grading copy* that ends after the last question: the measurements that follow the
-exercises need a cluster, take a minute and are not graded. By default each otter run runs in a
-sandbox of its own (cephlab.course.sandbox: bubblewrap, no network, only the submission and the
-autograder, a memory limit) started by a child forked from this process; a timeout ends a
-grading that hangs. With sandbox=None (`cephlab grade --no-sandbox`) the child runs otter's entry
-point itself (otter.run.main, imported once per batch), as the instructor's user with all of
-the instructor's files and network. As a second guard the kernel sees $CEPHLAB_NAME set to a
-cluster that cannot exist, so a cell that still tries to connect fails at once (otter carries on
-past errors) instead of touching the learner's or the class's cluster.
+Two processes that share nothing but plain data:
+
+1. **The learner's notebook** runs in a sandbox of its own (cephlab.course.sandbox: bubblewrap,
+   no network, only the submission and the public packages, memory and file-size limits),
+   started by a child forked from this process; a timeout ends it. It runs the *grading copy*:
+   the notebook up to its last question (the measurements after the exercises need a cluster and
+   are not graded here), each check cell replaced by an export marker. At each marker,
+   cephlab.course.answer_runner writes the variables that question's checks read as one line of
+   JSON (cephlab.course.answers). No test, hidden or public, is in the sandbox.
+2. **The checks** (the solution's test cells, hidden ones included) run in a child forked from
+   this process, which never imports or runs learner code, on the answers rebuilt strictly
+   from those lines (cephlab.course.checks). A learner's object never reaches them: patching
+   the grader, comparing equal to everything or monkeypatching numpy in an answer cell changes
+   nothing the checks see.
+
+With sandbox=None (`cephlab grade --no-sandbox`) step 1 runs in the forked child as the
+instructor's user, with all of the instructor's files and network; step 2 is unchanged. As a
+second guard the notebook sees $CEPHLAB_NAME set to a cluster that cannot exist, so a cell that
+still tries to connect fails at once instead of touching the learner's or the class's cluster.
 
 Both notebook kinds grade: a student notebook (otter's `grader.check("qN")` cells) and a
 solution, the otter master notebook (`# BEGIN QUESTION` raw cells), which scores full marks.
+The checks always come from the master notebook (the lab's solution, or a quiz's master).
 """
 from __future__ import annotations
 
@@ -36,7 +45,7 @@ from typing import Any
 import yaml
 
 from cephlab.core.errors import CourseError
-from cephlab.course import notebooks
+from cephlab.course import answer_runner, answers, checks, notebooks, params
 from cephlab.course.notebooks import AUTOGRADER, SOLUTIONS, solution_notebooks
 from cephlab.course.sandbox import JOB, MEMORY_MARKER, Sandbox, SandboxError, write_shared
 
@@ -61,6 +70,10 @@ class GradeResult:
     lab: str
     questions: dict = field(default_factory=dict)   # {"q1": (score, possible)}
     seconds: float = 0.0
+    learner: str = ""                  # the id grading used (its parameters)
+    notebook_learner: str = ""         # the id the notebook typed, "" if none
+    feedback: dict[str, list[str]] = field(default_factory=dict)    # {"q1": [hints of failed checks]}
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def score(self):
@@ -155,38 +168,70 @@ def autograder_zip(solution, workdir, cached=AUTOGRADER):
 
 
 # -- the grading copy -----------------------------------------------------------------------------
-def grading_copy(nb):
-    """The notebook up to its last question, ready for otter run.
+def _export_marker(question, names):
+    return {"cell_type": "code", "metadata": {"cephlab_export": {"question": question, "names": names}},
+            "source": "", "outputs": [], "execution_count": None}
 
-    Student notebook: every cell up to the last `grader.check(...)` cell. Master notebook: the
-    code cells up to the last `# END QUESTION`, without otter's raw cells and test cells (the
-    autograder runs its own tests, hidden ones included)."""
+
+def grading_copy(nb, questions=None):
+    """The notebook up to its last question, ready for the answer runner.
+
+    Student notebook: every cell up to the last `grader.check(...)` cell, each check cell
+    replaced by an export marker for its question. Master notebook: the code cells up to the
+    last `# END QUESTION`, without otter's raw cells and test cells, a marker at each question's
+    end. questions: checks.questions(master), which say what each marker exports."""
     nb = copy.deepcopy(nb)
     cells = nb["cells"]
+    reads = {q.name: q.names for q in (questions or [])}
     if is_master(nb):
         ends = [i for i, c in enumerate(cells) if _raw_directive(c) == "END QUESTION"]
         if not ends:
             raise GradingError("a master notebook without `# END QUESTION`: the otter format is broken")
-        kept, in_tests = [], False
+        kept, in_tests, question = [], False, None
         for cell in cells[:ends[-1] + 1]:
             directive = _raw_directive(cell)
-            if directive in ("BEGIN TESTS", "END TESTS"):
+            if directive == "BEGIN QUESTION":
+                question = (yaml.safe_load(_source(cell).split("\n", 1)[1]) or {}).get("name")
+            elif directive == "END QUESTION" and question:
+                kept.append(_export_marker(question, reads.get(question, [])))
+            elif directive in ("BEGIN TESTS", "END TESTS"):
                 in_tests = directive == "BEGIN TESTS"
             elif cell["cell_type"] == "code" and not in_tests:
                 kept.append(cell)
             elif cell["cell_type"] == "markdown":
                 kept.append(cell)
     else:
-        checks = [i for i, c in enumerate(cells) if c["cell_type"] == "code" and CHECK_CALL.search(_source(c))]
-        if not checks:
+        checks_at = [i for i, c in enumerate(cells) if c["cell_type"] == "code" and CHECK_CALL.search(_source(c))]
+        if not checks_at:
             raise GradingError("no `grader.check(...)` cell found: is this a student lab notebook?")
-        kept = cells[:checks[-1] + 1]
+        kept = []
+        for cell in cells[:checks_at[-1] + 1]:
+            m = CHECK_CALL.search(_source(cell)) if cell["cell_type"] == "code" else None
+            kept.append(_export_marker(m.group(1), reads.get(m.group(1), [])) if m else cell)
     for cell in kept:
         if cell["cell_type"] == "code":
             cell["outputs"], cell["execution_count"] = [], None
     nb["cells"] = kept
     nb["metadata"].pop("widgets", None)
     return nb
+
+
+USED_LEARNER = re.compile(r"^learner (\S+): the exercises use this learner's numbers", re.M)
+
+
+def used_learner(nb):
+    """The learner id the submitted notebook says it used, from the saved output of its
+    `params.learner_id` cell ("learner u123: the exercises use ..."): on a hub that is the hub
+    user, whatever id was typed. "" when the notebook was handed in without outputs. Untrusted
+    (the learner can edit it), like the typed id: it only picks whose numbers to grade against
+    when the instructor gives no id, and it is compared with the id graded."""
+    for cell in nb.get("cells", [])[:6]:
+        for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            text = out.get("text", "")
+            m = USED_LEARNER.search("".join(text) if isinstance(text, list) else str(text))
+            if m:
+                return m.group(1).strip()[:200]
+    return ""
 
 
 def grading_env():
@@ -297,9 +342,8 @@ def assign_many(solutions, workdir, parallel=2, timeout=600):
     return dict(zip(solutions, outcomes))
 
 
-def _run_child(copy_path, autograder, out):
-    from otter.run import main
-    main(str(copy_path), autograder=str(autograder), output_dir=str(out), no_logo=True)
+def _run_child(copy_path, out):
+    answer_runner.run(Path(copy_path), Path(out))
 
 
 def _sandboxed_child(sandbox: Sandbox, argv: list[str]):
@@ -308,50 +352,102 @@ def _sandboxed_child(sandbox: Sandbox, argv: list[str]):
     os.execv(argv[0], argv)
 
 
-def _start_otter(ctx, sandbox, job: Path, lab: str, autograder, shared: Path, learner=None):
-    """Start `otter run` on job/submission/<lab>.ipynb; results go to job/out/. learner: the
-    id whose parameters the hidden tests use ($CEPHLAB_LEARNER), else the notebook's own."""
+def _start_runner(ctx, sandbox, job: Path, lab: str, shared: Path, learner=None):
+    """Start the answer runner on job/submission/<lab>.ipynb; its lines go to job/out/. learner:
+    the id whose parameters the notebook computes ($CEPHLAB_LEARNER), else the one it types."""
     (job / "out").mkdir()
     extra = {"CEPHLAB_LEARNER": learner} if learner else {}
     if sandbox is None:
-        return _Child(ctx, _run_child, (job / "submission" / f"{lab}.ipynb", autograder, job / "out"),
-                      job / "otter.log", extra)
-    argv = [sys.executable, "-m", "otter", "run", f"{JOB}/submission/{lab}.ipynb", "-a",
-            f"{JOB}/autograder.zip", "-o", f"{JOB}/out", "--no-logo"]
+        return _Child(ctx, _run_child, (job / "submission" / f"{lab}.ipynb", job / "out"),
+                      job / "runner.log", extra)
+    argv = [sys.executable, "-m", "cephlab.course.answer_runner", f"{JOB}/submission/{lab}.ipynb",
+            f"{JOB}/out"]
     env = {k: v for k, v in {**grading_env(), **extra}.items() if k.startswith("CEPHLAB_")}
-    cmd = sandbox.command(job, argv, shared, env, ro={f"{JOB}/autograder.zip": Path(autograder).resolve()})
-    return _Child(ctx, _sandboxed_child, (sandbox, cmd), job / "otter.log")
+    cmd = sandbox.command(job, argv, shared, env)
+    return _Child(ctx, _sandboxed_child, (sandbox, cmd), job / "runner.log")
 
 
-def _outcome(notebook, lab, job: Path, child, status, timeout, sandbox):
+def read_answers(out: Path) -> tuple[dict, dict, list[str]]:
+    """({question: {name: value}}, {question: {name: why none}}, warnings) from the runner's
+    lines; the last line of a question wins (its final check), unreadable lines are skipped."""
+    values: dict[str, dict] = {}
+    problems: dict[str, dict] = {}
+    warnings: list[str] = []
+    path = out / answer_runner.ANSWERS
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.exists() else []
+    for n, line in enumerate(lines, start=1):
+        try:
+            question, got, why = answers.decode_line(line)
+        except answers.NotPlain as e:
+            warnings.append(f"answer line {n} ignored: {e}")
+            continue
+        values[question], problems[question] = got, why
+    return values, problems, warnings
+
+
+def typed_learner(out: Path) -> str:
+    """The learner id the notebook typed, as its runner reported it ("" if none)."""
+    try:
+        typed = json.loads((out / answer_runner.LEARNER).read_text(encoding="utf-8")).get("typed", "")
+    except (OSError, ValueError, AttributeError):
+        return ""
+    return typed.strip()[:200] if type(typed) is str else ""
+
+
+def _outcome(notebook, lab, master, job: Path, child, status, timeout, sandbox, learner, used=""):
     """A GradeResult, or the GradingError that says why the notebook has none."""
     if isinstance(status, GradingError):
         return status
+    out, warnings = job / "out", []
+    marker = out / MEMORY_MARKER
+    if marker.exists():
+        cells = marker.read_text(errors="replace").strip().splitlines() or ["?"]
+        limit = f"the sandbox's limit of {sandbox.memory_mib} MiB per process" if sandbox else "the memory"
+        return GradingError(f"{notebook} ran out of memory: a cell went past {limit} (MemoryError in "
+                            f"{cells[0][:80]}); look at that cell, or raise --memory if the answer really needs more")
     if status == "timeout":
-        return GradingError(f"grading {notebook} took longer than {timeout:g} s: an answer "
-                            "cell may loop forever (raise --timeout if it is just slow)")
-    marker = job / "out" / MEMORY_MARKER
-    if sandbox is not None and marker.exists():
-        cells = marker.read_text(errors="replace").strip().splitlines()
-        return GradingError(f"{notebook} ran out of memory: a cell went past the sandbox's limit of "
-                            f"{sandbox.memory_mib} MiB per process (MemoryError in {cells[0][:80]}); "
-                            "look at that cell, or raise --memory if the answer really needs more")
-    results = job / "out" / "results.json"
-    if status != 0 or not results.exists():
-        return GradingError(f"otter run failed on {notebook}:\n{child.log_tail()}")
+        warnings.append(f"stopped after {timeout:g} s (a cell may loop forever; raise --timeout if it is "
+                        "just slow): questions whose check cell had not run score 0")
+    elif status != 0:
+        # The learner's own process ended early (a cell called os._exit, broke Python, was
+        # killed by a limit): grade what it exported, and say how it ended.
+        tail = " ".join(child.log_tail(400).split())
+        warnings.append(f"the notebook's process ended with status {status} before its last cell: "
+                        f"questions whose check cell had not run score 0 (its output ended: {tail!r})")
+    values, problems, unread = read_answers(out)
+    typed = typed_learner(out)
+    who = learner or typed or params.DEFAULT_LEARNER
+    shown = used or typed           # the id the learner worked with, as far as the notebook tells
+    if shown and shown != who:
+        how = "showed it used" if used else "typed"
+        warnings.append(f"the notebook {how} learner id {shown!r}; graded as {who!r} (its parameters)")
     try:
-        return GradeResult(notebook, lab, parse_results(json.loads(results.read_text())), child.elapsed)
-    except GradingError as err:
+        scores = checks.run(master, lab, who, values, problems)
+    except checks.CheckError as err:
         return GradingError(f"{notebook}: {err}")
+    return GradeResult(notebook, lab, {q: (sc.score, sc.possible) for q, sc in scores.items()},
+                       child.elapsed, learner=who, notebook_learner=shown,
+                       feedback={q: sc.feedback for q, sc in scores.items()}, warnings=warnings + unread)
 
 
 def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX, learner_of=None):
-    """Grade [(notebook, autograder zip)], `parallel` at a time; returns a GradeResult or a
-    GradingError per job, in order. Each grading is `otter run` in a child forked from this
-    process: in its own sandbox (cephlab.course.sandbox), or with sandbox=None otter's entry point
-    otter.run.main in the child itself (imported once here for all of them). learner_of(notebook):
-    the learner id to grade it as (their parameters), or None for the id typed in the notebook.
+    """Grade [(notebook, master notebook path)], `parallel` at a time; returns a GradeResult or a
+    GradingError per job, in order. Each notebook runs in a child forked from this process: in
+    its own sandbox (cephlab.course.sandbox), or with sandbox=None in the child itself; then its
+    checks run in another forked child (cephlab.course.checks). learner_of(notebook): the learner
+    id to grade it as (their parameters), or None for the id typed in the notebook.
     Raises GradingError when the sandbox cannot run on this machine."""
+    masters: dict[str, Any] = {}
+
+    def master_of(path):
+        key = str(path)
+        if key not in masters:
+            if Path(path).suffix != ".ipynb":
+                raise GradingError(f"{path}: grading needs the master notebook (the solution), not "
+                                   "an otter autograder zip: the checks run outside the learner's process")
+            masters[key] = read(path)
+        return masters[key]
+
     with tempfile.TemporaryDirectory(prefix="cephlab-grade-") as tmp:
         shared = write_shared(Path(tmp) / "sandbox")
         if sandbox is not None:
@@ -360,49 +456,43 @@ def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX,
             except SandboxError as err:
                 raise GradingError(str(err)) from err
 
-        def task(i, notebook, autograder):
+        def task(i, notebook, master_path):
             notebook, job = Path(notebook), Path(tmp) / f"job{i}"
             state = {}
 
             def start(ctx):
-                nb = read(notebook)
-                state["lab"] = lab_of(notebook, nb)
+                nb, master = read(notebook), master_of(master_path)
+                state["lab"], state["master"] = lab_of(notebook, nb), master
+                # the folder's id, else the instructor's $CEPHLAB_LEARNER, else the id the notebook
+                # showed it used (the hub user on a hub), else (None) the id typed in it
+                state["used"] = used_learner(nb)
+                state["learner"] = (learner_of(notebook) if learner_of else None) or \
+                    os.environ.get("CEPHLAB_LEARNER", "").strip() or state["used"] or None
                 copy_path = job / "submission" / f"{state['lab']}.ipynb"
                 copy_path.parent.mkdir(parents=True)
-                copy_path.write_text(json.dumps(grading_copy(nb)), encoding="utf-8")
-                learner = learner_of(notebook) if learner_of else None
-                return _start_otter(ctx, sandbox, job, state["lab"], autograder, shared, learner)
+                copy_path.write_text(json.dumps(grading_copy(nb, checks.questions(master))), encoding="utf-8")
+                return _start_runner(ctx, sandbox, job, state["lab"], shared, state["learner"])
 
             def finish(child, status):
-                outcome = _outcome(notebook, state.get("lab"), job, child, status, timeout, sandbox)
+                outcome = _outcome(notebook, state.get("lab"), state.get("master"), job, child, status,
+                                   timeout, sandbox, state.get("learner"), state.get("used", ""))
                 if on_result:
                     on_result(notebook, outcome)
                 return outcome
             return start, finish
-        outcomes = _run_children([task(i, nb, ag) for i, (nb, ag) in enumerate(jobs)], parallel, timeout,
-                                 "otter.run" if sandbox is None else None)
+        outcomes = _run_children([task(i, nb, m) for i, (nb, m) in enumerate(jobs)], parallel, timeout,
+                                 "IPython.core.interactiveshell" if sandbox is None else None)
     return outcomes
 
 
-def parse_results(results):
-    """{"q1": (score, possible)} from otter's results.json (Gradescope format)."""
-    tests = results.get("tests", [])
-    failed = [t for t in tests if t.get("name") == "Autograder Exception"]
-    if failed:
-        raise GradingError("otter could not grade the notebook:\n" + failed[0].get("output", ""))
-    return {t["name"]: (float(t["score"]), float(t["max_score"])) for t in tests if "max_score" in t}
-
-
-def grade(notebook, autograder=None, workdir=None, timeout=300, sandbox=SANDBOX, learner_of=None):
-    """Grade one notebook; returns a GradeResult, raises GradingError. autograder: a zip (default:
-    found or made for the notebook's lab); workdir: where to make it (default: a temporary folder);
-    sandbox: None grades without one (learners' code runs as you); learner_of: as run_gradings."""
+def grade(notebook, master=None, timeout=300, sandbox=SANDBOX, learner_of=None):
+    """Grade one notebook; returns a GradeResult, raises GradingError. master: the master
+    notebook whose checks grade it (default: the solution of the notebook's lab); sandbox: None
+    grades without one (learners' code runs as you); learner_of: as run_gradings."""
     notebook = Path(notebook)
-    with tempfile.TemporaryDirectory(prefix="cephlab-assign-") as tmp:
-        if autograder is None:
-            autograder = autograder_zip(solution_path(lab_of(notebook)), Path(workdir or tmp))
-        [outcome] = run_gradings([(notebook, autograder)], parallel=1, timeout=timeout, sandbox=sandbox,
-                                 learner_of=learner_of)
+    master = master or solution_path(lab_of(notebook))
+    [outcome] = run_gradings([(notebook, master)], parallel=1, timeout=timeout, sandbox=sandbox,
+                             learner_of=learner_of)
     if isinstance(outcome, GradingError):
         raise outcome
     return outcome
@@ -510,36 +600,25 @@ def learner_from_folder(notebook):
     return Path(notebook).resolve().parent.name
 
 
-def grade_many(notebooks, jobs=2, timeout=300, workdir=None, on_result=None, sandbox=SANDBOX,
-               learner_of=None):
-    """Grade notebooks `jobs` at a time, making each lab's autograder once (sandboxed unless
-    sandbox is None). Returns
-    [(notebook, GradeResult or GradingError)] in the given order; on_result(notebook, outcome) is
-    called as each one finishes."""
+def grade_many(notebooks, jobs=2, timeout=300, on_result=None, sandbox=SANDBOX, learner_of=None):
+    """Grade notebooks `jobs` at a time against their labs' solutions (sandboxed unless sandbox
+    is None). Returns [(notebook, GradeResult or GradingError)] in the given order;
+    on_result(notebook, outcome) is called as each one finishes."""
     def attempt(fn, *args):
         try:
             return fn(*args)
         except (GradingError, OSError, ValueError) as err:
             return err if isinstance(err, GradingError) else GradingError(str(err))
 
-    with tempfile.TemporaryDirectory(prefix="cephlab-assign-") as tmp:
-        workdir = Path(workdir or tmp)
-        labs = {nb: attempt(lab_of, nb) for nb in notebooks}
-        wanted = sorted({lab for lab in labs.values() if isinstance(lab, str)})
-        solutions = {lab: attempt(solution_path, lab) for lab in wanted}
-        zips = {lab: cached_autograder(sol) if isinstance(sol, Path) else sol for lab, sol in solutions.items()}
-        missing = [lab for lab, z in zips.items() if z is None]
-        made = assign_many([solutions[lab] for lab in missing], workdir, parallel=jobs)
-        zips.update({lab: made[solutions[lab]] for lab in missing})
-        outcomes = {}
-        for nb, lab in labs.items():
-            problem = lab if not isinstance(lab, str) else zips[lab]
-            if isinstance(problem, GradingError):
-                outcomes[nb] = problem
-                if on_result:
-                    on_result(nb, problem)
-        gradable = [nb for nb in notebooks if nb not in outcomes]
-        graded = run_gradings([(nb, zips[labs[nb]]) for nb in gradable], parallel=jobs,
-                              timeout=timeout, on_result=on_result, sandbox=sandbox, learner_of=learner_of)
-        outcomes.update(zip(gradable, graded))
+    masters = {nb: attempt(lambda n: solution_path(lab_of(n)), nb) for nb in notebooks}
+    outcomes = {}
+    for nb, master in masters.items():
+        if isinstance(master, GradingError):
+            outcomes[nb] = master
+            if on_result:
+                on_result(nb, master)
+    gradable = [nb for nb in notebooks if nb not in outcomes]
+    graded = run_gradings([(nb, masters[nb]) for nb in gradable], parallel=jobs, timeout=timeout,
+                          on_result=on_result, sandbox=sandbox, learner_of=learner_of)
+    outcomes.update(zip(gradable, graded))
     return [(nb, outcomes[nb]) for nb in notebooks]

@@ -193,6 +193,11 @@ def learner_id(value: str = "") -> str:
     value = (value or "").strip()
     if value:
         _recorded = value
+        hub = "" if os.environ.get("CEPHLAB_GRADING") else os.environ.get("JUPYTERHUB_USER", "").strip()
+        if hub and hub != value:
+            print(f"warning: you typed learner id {value!r}, but the hub knows you as {hub!r}: your "
+                  f"numbers are {hub!r}'s, and grading uses that id; leave the id \"\" on the hub",
+                  file=sys.stderr)
     for found in (os.environ.get("CEPHLAB_LEARNER", ""),
                   "" if os.environ.get("CEPHLAB_GRADING") else os.environ.get("JUPYTERHUB_USER", ""),
                   _recorded or ""):

@@ -2,7 +2,7 @@
 
     box = Sandbox(memory_mib=2048)
     box.check()                                        # SandboxError says what is missing
-    argv = box.command(job, ["python", "-m", "otter", "run", ...], shared)   # then exec it
+    argv = box.command(job, ["python", "-m", "cephlab.course.answer_runner", ...], shared)
 
 A learner's notebook is code the instructor runs. Each grading gets its own namespaces
 (bwrap --unshare-all: user, pid, network, ipc, uts, cgroup) and sees only:
@@ -10,15 +10,16 @@ A learner's notebook is code the instructor runs. Each grading gets its own name
 - read-only: /usr (with /bin, /lib, ... as its symlinks), the Python environment (sys.prefix and
   its base), the project's public packages cephlab/, models/ and data/, a generated /etc (hosts,
   passwd, nsswitch) and a few system files programs need (ld.so.cache, fonts, localtime);
-- read-write: the job folder (/grading: the grading copy, the autograder, otter's output), and a
-  size-capped tmpfs for /tmp and the home folder.
+- read-write: the job folder (/grading: the grading copy and the answer lines it writes; no test,
+  hidden or public, is ever in it), and a size-capped tmpfs for /tmp and the home folder.
 
 Nothing else exists inside: not solutions/, not the instructor's home or keys, not other
 submissions. The network namespace has only its own loopback, so nothing outside is reachable,
 not even a port on the host's 127.0.0.1. The process runs as uid 65534 with no capabilities, and
 cannot make further user namespaces. Memory: RLIMIT_AS (what `prlimit --as` sets) on every process
-of the sandbox; a MemoryError in a cell is recorded by an IPython start-up hook in
-/grading/out/MEMORY_ERROR, and grading reports it instead of a score. Time: the caller's timeout
+of the sandbox; a MemoryError in a cell is recorded by the answer runner in
+/grading/out/MEMORY_ERROR, and grading reports it instead of a score. RLIMIT_FSIZE caps what a
+cell can write (an output flood ends the run; the answers written before it still count). Time: the caller's timeout
 kills bwrap, and with it (--die-with-parent, pid namespace) everything inside.
 """
 from __future__ import annotations
@@ -37,7 +38,7 @@ from cephlab.course.notebooks import ROOT
 JOB = "/grading"                   # the job folder, as the sandbox sees it
 HOME = "/home/grader"
 UID = 65534                        # "nobody": owns nothing that is bound in
-MEMORY_MARKER = "MEMORY_ERROR"     # written into JOB/out by the start-up hook below
+MEMORY_MARKER = "MEMORY_ERROR"     # written into JOB/out by cephlab.course.answer_runner
 PUBLIC_PACKAGES = ("cephlab", "models", "data")    # what the autograder's tests import or read
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
                 "/etc/localtime", "/etc/fonts", "/etc/mime.types", "/etc/ssl/certs")
@@ -51,17 +52,6 @@ ETC = {
     "passwd": f"grader:x:{UID}:{UID}:grader:{HOME}:/bin/sh\n",
     "group": f"grader:x:{UID}:\n",
 }
-# Runs in the kernel at start-up (IPython profile start-up file): a MemoryError in any cell leaves
-# a marker, because otter carries on past failing cells and would grade on silently.
-MEMORY_HOOK = f'''
-def _cephlab_note_memory_error(result):
-    if isinstance(result.error_in_exec, MemoryError):
-        with open("{JOB}/out/{MEMORY_MARKER}", "a") as f:
-            f.write(repr(result.info.raw_cell[:200]) + "\\n")
-get_ipython().events.register("post_run_cell", _cephlab_note_memory_error)
-'''
-
-
 class SandboxError(CourseError):
     """The sandbox cannot run here (bwrap missing, or namespaces not allowed)."""
 
@@ -82,11 +72,10 @@ def python_roots() -> list[Path]:
 
 
 def write_shared(folder: Path) -> Path:
-    """The files every sandbox of a batch shares read-only: /etc's few files and the hook."""
+    """The files every sandbox of a batch shares read-only: /etc's few files."""
     folder.mkdir(parents=True, exist_ok=True)
     for name, body in ETC.items():
         (folder / name).write_text(body, encoding="utf-8")
-    (folder / "memory_hook.py").write_text(MEMORY_HOOK, encoding="utf-8")
     return folder
 
 
@@ -115,9 +104,7 @@ class Sandbox:
                  "--size", size, "--tmpfs", HOME]
         for folder in python_roots() + [self.root / p for p in PUBLIC_PACKAGES]:
             args += ["--ro-bind", str(folder), str(folder)]
-        args += ["--ro-bind", str(shared / "memory_hook.py"),
-                 f"{HOME}/.ipython/profile_default/startup/00-cephlab-grading.py",
-                 "--bind", str(job), JOB]
+        args += ["--bind", str(job), JOB]
         for inside, outside in ro.items():               # after JOB: files inside it, read-only
             args += ["--ro-bind", str(outside), inside]
         return args

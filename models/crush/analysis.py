@@ -188,3 +188,30 @@ def _with_shadows(new, old):
     if any(b.device_class for b in old.buckets.values()):
         new.build_shadow_trees()
     return new
+
+
+def host_failure(hosts, osds_per_host, rule, failed_host=0, pg_num=1024, size=3, pool_id=1):
+    """What losing one host does to a pool placed by `rule` on build.hosts_map(hosts, osds_per_host).
+
+    With placed[pg] the PG's `size` OSDs and host(o) = o // osds_per_host, returns fractions of
+    the pg_num PGs (unitless, 0..1):
+      "PGs with 2+ copies on one host":  |{host(o) : o in placed[pg]}| < size
+      "PGs blocked (< min_size 2 left)": copies on failed_host >= 2 (size 3, min_size 2)
+      "PGs with every copy lost":        copies on failed_host == size
+    A rule that picks one OSD per host ("by_host") gives 0 for all three; one that picks OSDs
+    anywhere ("by_osd") does not. Source: seed 002_696ca3a238e3edbe.txt (failure domains) and
+    Weil et al., SC 2006. Provenance: course-defined (the straw2 mapper is Ceph code, Pacific).
+    """
+    from . import build  # build imports this module's neighbours; import when used
+    if not 0 <= int(failed_host) < int(hosts):
+        raise ValueError(f"failed_host must be a host index from 0 to {int(hosts) - 1}, got {failed_host}")
+    crush_map = build.hosts_map(hosts, osds_per_host, prefix="h", first=0)
+    host_of = np.array(build.host_of(hosts, osds_per_host))
+    placed, _ = do_rule(crush_map, rule, pg_inputs(pool_id, pg_num), size)
+    on_hosts = host_of[placed]
+    on_failed = (on_hosts == failed_host).sum(axis=1)
+    shared = np.array([len(set(row)) < size for row in on_hosts])
+    return {"PGs with 2+ copies on one host": float(shared.mean()),
+            "PGs blocked (< min_size 2 left)": float((on_failed >= 2).mean()),
+            "PGs with every copy lost": float((on_failed == size).mean())}
+

@@ -10,7 +10,7 @@ import zipfile
 import pytest
 
 from cephlab.cli import grade as cli_grade
-from cephlab.course import grading
+from cephlab.course import checks, grading
 from cephlab.course.notebooks import LABS, SOLUTIONS, solution_notebooks
 
 LAB01 = "01-redundancy"
@@ -25,15 +25,23 @@ def src(cell):
 
 def test_student_copy_ends_at_the_last_check_and_keeps_no_measurement():
     copy = grading.grading_copy(grading.read(STUDENT01))
-    assert src(copy["cells"][-1]) == 'grader.check("q6")'
+    markers = [c["metadata"]["cephlab_export"]["question"] for c in copy["cells"] if "cephlab_export" in c["metadata"]]
+    assert markers == ["q1", "q2", "q3", "q4", "q5", "q6"]      # each check cell became an export marker
+    assert copy["cells"][-1]["metadata"]["cephlab_export"]["question"] == "q6"
+    assert not any("grader.check" in src(c) for c in copy["cells"])
     assert len(copy["cells"]) == 31       # cells 0..30 of labs/01-redundancy: setup, model, Q1-Q6
     assert not any("LabSession" in src(c) for c in copy["cells"])
 
 
 def test_master_copy_has_setup_and_answers_but_no_otter_cells_or_tests():
     copy = grading.grading_copy(grading.read(MASTER01))
-    code = [src(c) for c in copy["cells"] if c["cell_type"] == "code"]
+    code = [src(c) for c in copy["cells"] if c["cell_type"] == "code" and "cephlab_export" not in c["metadata"]]
     assert len(code) == 17      # learner id, imports, scheme_table, 2 LivePlots, P, Q1-Q5's texts, 6 answers
+    qs = checks.questions(grading.read(MASTER01))
+    copy = grading.grading_copy(grading.read(MASTER01), qs)
+    exports = [c["metadata"]["cephlab_export"] for c in copy["cells"] if "cephlab_export" in c["metadata"]]
+    assert exports == [{"question": q.name, "names": q.names} for q in qs]
+    assert exports[0] == {"question": "q1", "names": ["q1_overhead"]}
     assert code[-1].startswith("my_object_bytes = ")
     assert not any(c.lstrip().startswith(("assert", "# HIDDEN")) for c in code)
     assert all(c["cell_type"] != "raw" for c in copy["cells"])
@@ -105,23 +113,6 @@ def test_a_notebook_without_questions_is_refused():
     nb = {"cells": [{"cell_type": "code", "source": "x = 1", "metadata": {}, "outputs": []}], "metadata": {}}
     with pytest.raises(grading.GradingError, match="no `grader.check"):
         grading.grading_copy(nb)
-
-
-def test_results_json_is_read_per_question():
-    # the shape otter run writes (GradingResults.to_gradescope_dict, otter 6.1)
-    results = {"tests": [
-        {"name": "Public Tests", "visibility": "visible", "output": "q1 results: All test cases passed!"},
-        {"name": "q1", "score": 1.0, "max_score": 1.0, "visibility": "hidden", "output": ""},
-        {"name": "q3", "score": 0.66667, "max_score": 2.0, "visibility": "hidden", "output": ""}]}
-    assert grading.parse_results(results) == {"q1": (1.0, 1.0), "q3": (0.66667, 2.0)}
-
-
-def test_an_autograder_failure_is_an_error_not_a_zero():
-    results = {"tests": [{"name": "Autograder Failed", "output": "...", "status": "failed"},
-                         {"name": "Autograder Exception", "output": "Traceback: boom", "status": "failed"}],
-               "score": 0}
-    with pytest.raises(grading.GradingError, match="boom"):
-        grading.parse_results(results)
 
 
 def _fake_solution(tmp_path):
