@@ -6,12 +6,18 @@ from pathlib import Path
 
 import pytest
 
+from tests import notebook_plugin
 from tests.notebook_plugin import TEST_OSDS, shared_cluster, test_cluster_name  # noqa: F401
 
 
 @pytest.fixture(scope="session")
-def lab_cluster():
-    return shared_cluster()
+def lab_cluster(request):
+    cluster = shared_cluster()
+    if not request.config.pluginmanager.has_plugin("tests.notebook_plugin"):
+        # Run with addopts overridden (`-o addopts=""`), the plugin whose sessionfinish stops the
+        # cluster is not loaded: stop it here instead of leaving its daemons running.
+        request.addfinalizer(lambda: notebook_plugin.pytest_sessionfinish(request.session, 0))
+    return cluster
 
 
 @pytest.fixture(scope="session")
