@@ -133,36 +133,45 @@ def simulate(seconds=120.0, dt=0.1, journal_iops=15000.0, data_iops=1800.0,
     start = min(p["journal_iops"], p["offered_iops"])
     dt, disk, stall_rate, mode = p["dt"], p["data_iops"], p["stall_iops"], p["throttle"]
 
-    client = np.empty(steps)
-    dirty_log = np.empty(steps)
-    stalled_log = np.zeros(steps, dtype=bool)
-    dirty, stalled = 0.0, False
-    for i in range(steps):
+    # Plain floats and lists in the loop, `b if b < a else a` for min(a, b) (and likewise max):
+    # the same operations in the same order as the formulas above (bit-identical results), ~1.5x
+    # as fast as builtins and numpy element writes (lab 04's slider runs this three times a move).
+    client, dirty_log, stalled_log = [], [], []
+    dirty, stalled, full = 0.0, False, limit * (1 - 1e-9)
+    wbthrottle, backoff = mode == "wbthrottle", mode == "backoff"
+    for _ in range(steps):
         if stalled:
             admit = stall_rate
         else:
             admit = start
-            if mode == "wbthrottle":
-                admit = min(admit, disk + max(wb_cap - dirty, 0.0) / dt)
-            elif mode == "backoff":
+            if wbthrottle:
+                room = wb_cap - dirty
+                cap = disk + (room if room > 0.0 else 0.0) / dt
+                admit = cap if cap < admit else admit
+            elif backoff:
                 r = dirty / limit
                 delay = 0.0 if r < low else ((r - low) * s0 if r < high else e + (r - high) * s1)
                 if delay > 0:
-                    admit = min(admit, 1.0 / delay)
+                    cap = 1.0 / delay
+                    admit = cap if cap < admit else admit
             # writers block the moment dirty data would pass vm.dirty_ratio
-            admit = min(admit, disk + (limit - dirty) / dt)
-        written = min(disk, dirty / dt + admit)
-        dirty = max(dirty + (admit - written) * dt, 0.0)
-        if not stalled and dirty >= limit * (1 - 1e-9):
+            cap = disk + (limit - dirty) / dt
+            admit = cap if cap < admit else admit
+        drain = dirty / dt + admit
+        written = drain if drain < disk else disk
+        dirty = dirty + (admit - written) * dt
+        dirty = 0.0 if 0.0 > dirty else dirty
+        if not stalled and dirty >= full:
             stalled = True
         elif stalled and dirty <= release:
             stalled = False
-        client[i] = admit
-        dirty_log[i] = dirty
-        stalled_log[i] = stalled
+        client.append(admit)
+        dirty_log.append(dirty)
+        stalled_log.append(stalled)
     t = np.arange(steps) * dt
-    return FileStoreRun(t=t, client_iops=client, dirty_mb=dirty_log * mib_per_write,
-                        queue_fill=dirty_log / limit, stalled=stalled_log)
+    dirty_arr = np.array(dirty_log, dtype=float)
+    return FileStoreRun(t=t, client_iops=np.array(client, dtype=float), dirty_mb=dirty_arr * mib_per_write,
+                        queue_fill=dirty_arr / limit, stalled=np.array(stalled_log, dtype=bool))
 
 
 def _validate(**p):

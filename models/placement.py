@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 from scipy.special import comb
+from scipy.stats import binom
 
 from models import _check, pgs
 
@@ -87,6 +88,79 @@ def fullest_factor(pg_num, size, osds, fast=False):
     """
     mean = np.asarray(pg_count_stats(pg_num, size, osds).mean)
     return _check.scalar(np.asarray(expected_fullest(pg_num, size, osds, fast)) / mean)
+
+
+def _one_pool(pg_num, size, osds):
+    """(pg_num, q, osds) as _inputs for one pool: single numbers, not arrays (the histograms
+    sweep load, not the pool)."""
+    for name, value in (("pg_num", pg_num), ("size", size), ("osds", osds)):
+        if np.ndim(value) != 0:
+            raise ValueError(f"{name} must be a single whole number here (the load is the array), got {value!r}")
+    n, q, N = _inputs(pg_num, size, osds)
+    return float(n), float(q), int(N)
+
+
+def count_bin_width(pg_num, size, osds):
+    """Whole PGs per histogram bin of pg_count_density: max(1, round(std / 3)), std as in
+    pg_count_stats, so a histogram has ~25 bins across the distribution at any pg_num (a bin of
+    1 PG up to std 4.5; 4 PGs at 157 PGs per OSD on 10,000 OSDs). Scalars; valid as
+    pg_count_stats. Provenance: course-defined (a display choice, shared by both densities)."""
+    n, q, _ = _one_pool(pg_num, size, osds)
+    return int(max(1, round(float(np.sqrt(n * q * (1.0 - q))) / 3)))
+
+
+def _load_bins(load, mean, width):
+    """The bin index (counts j*width .. j*width + width - 1) of each relative load >= 0."""
+    load = _check.non_negative("load", load)
+    return np.floor((load * mean + 0.5) / width).astype(np.int64)
+
+
+def pg_count_density(pg_num, size, osds, load):
+    """How the OSDs spread over relative load (PG count / mean): the binomial model, binned.
+
+    With count ~ Binomial(pg_num, q = size/osds), mean = pg_num q and bins of w =
+    count_bin_width(...) whole PGs (bin j: counts jw .. jw + w - 1, i.e. loads from
+    (jw - 1/2) / mean to (jw + w - 1/2) / mean), the density at a relative load x in bin j is
+
+        d(x) = P(jw <= count <= jw + w - 1) / (w / mean) = [F(jw + w - 1) - F(jw - 1)] mean / w
+
+    in % of the OSDs per 1 % of the mean load (per unit of load, the same number), F the
+    binomial CDF. It integrates to 1 over load. observed_count_density bins measured counts the
+    same way, so the two curves compare bin by bin. Example: 65,536 PGs of size 3 on 10,000 OSDs
+    (mean 19.66, std 4.43, w = 1): d(1.0) = P(count = 20) x 19.66 = 0.0886 x 19.66 = 1.74.
+    Valid: pg_num, size, osds whole-number scalars as pg_count_stats; load >= 0 (unitless),
+    an array. Provenance: course-defined (the binomial of pg_count_stats).
+    """
+    n, q, _ = _one_pool(pg_num, size, osds)
+    mean = n * q
+    width = count_bin_width(pg_num, size, osds)
+    first = _load_bins(load, mean, width) * width
+    share = binom.cdf(first + width - 1, n, q) - binom.cdf(first - 1, n, q)
+    return _check.scalar(share * mean / width)
+
+
+def observed_count_density(counts, pg_num, size, load):
+    """pg_count_density's histogram for measured PG counts (e.g. CRUSH's, one per OSD).
+
+        d(x) = |{osd : count_osd in bin j}| / len(counts) x mean / w,   mean = pg_num x size / len(counts)
+
+    with the bins of pg_count_density for osds = len(counts) (same w, same edges), in % of the
+    OSDs per 1 % of the mean load. counts: whole numbers >= 0, one per equal OSD holding the
+    pool (every PG's `size` copies counted once on its OSD, so they sum to pg_num x size).
+    Valid: at least `size` counts; pg_num, size as pg_count_stats; load >= 0, an array.
+    Provenance: course-defined.
+    """
+    counts = _check.integer("counts", np.ravel(counts), lo=0)
+    osds = len(counts)
+    if osds == 0:
+        raise ValueError("counts must hold one PG count per OSD (at least `size` of them), got none")
+    n, q, _ = _one_pool(pg_num, size, osds)
+    mean = n * q
+    width = count_bin_width(pg_num, size, osds)
+    per_bin = np.bincount(counts // width) / osds
+    bins = _load_bins(load, mean, width)
+    share = np.where(bins < len(per_bin), per_bin[np.minimum(bins, len(per_bin) - 1)], 0.0)
+    return _check.scalar(share * mean / width)
 
 
 class Movement(NamedTuple):

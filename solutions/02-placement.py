@@ -144,6 +144,43 @@ spread_plot.lines["copies independent (models.pgs)"].set_linestyle("--")
 spread_plot
 
 # %% [markdown]
+# ### 10,000 OSDs, placed by CRUSH itself
+#
+# The curves above are statistics. Here the CRUSH model does the placing, on a map built in code:
+# 500 hosts of 20 equal OSDs (10,000 OSDs), a size-3 pool and a rule that puts each copy on a
+# different host. The cell places the largest pool, 524,288 PGs (1.6 million copies, about 10 s),
+# once. Every smaller `pg_num` is exactly its first `pg_num` PGs: a PG's CRUSH input is its number
+# hashed with the pool id, and `ceph_stable_mod` leaves a PG number below `pg_num` as it is
+# (`an.pg_counts_by_pg_num`). Move `pg_num`: the solid line is how many OSDs hold how many PGs,
+# in units of the mean; the dashed one is the binomial model of `models.placement`, binned the
+# same way. The readout names the fullest OSD, the one that fills first. PGCalc and the
+# autoscaler both pick 262,144 PGs for this cluster (about 79 per OSD).
+
+# %% tags=["nbval-ignore-output"]
+BIG_MAP = build.hosts_map(500, 20, prefix="h", first=0)     # osd.N lives on host h(N // 20)
+BIG_OSDS, BIG_SIZE = 500 * 20, 3
+BIG_PG_NUMS = [2**k for k in range(14, 20)]                  # 16,384 .. 524,288 PGs
+BIG_COUNTS = dict(zip(BIG_PG_NUMS, an.pg_counts_by_pg_num(BIG_MAP, "by_host", BIG_SIZE, BIG_PG_NUMS)))
+
+def big_readout(pg_num):
+    counts, stats = BIG_COUNTS[pg_num], pl.pg_count_stats(pg_num, BIG_SIZE, BIG_OSDS)
+    return (f"pg_num {pg_num:,}: {stats.mean:.1f} PGs per OSD. CRUSH's fullest OSD holds {counts.max()} PGs, "
+            f"{counts.max() / stats.mean:.2f}× the mean (the model expects "
+            f"{pl.fullest_factor(pg_num, BIG_SIZE, BIG_OSDS):.2f}×), the emptiest {counts.min()}; std "
+            f"{counts.std():.2f} PGs (model {stats.std:.2f}). The pool is full when {stats.mean / counts.max():.0%} of the raw space is used")
+
+big_plot = LivePlot(
+    x=np.linspace(0, 3.2, 641), xlabel="PGs on an OSD / mean", ylabel="% of OSDs per 1 % of the mean",
+    curves={"CRUSH, 500 hosts × 20 OSDs":
+                lambda x, pg_num: pl.observed_count_density(BIG_COUNTS[pg_num], pg_num, BIG_SIZE, x),
+            "binomial model (models.placement)":
+                lambda x, pg_num: pl.pg_count_density(pg_num, BIG_SIZE, BIG_OSDS, x)},
+    controls={"pg_num": W.SelectionSlider(options=BIG_PG_NUMS, value=65536, description="pg_num")},
+    readout=big_readout)
+big_plot.lines["binomial model (models.placement)"].set_linestyle("--")
+big_plot
+
+# %% [markdown]
 # ### Failure domains
 #
 # Here is a small map built in code: 4 hosts with 3 OSDs each, and two rules that differ only in

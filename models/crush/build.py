@@ -1,8 +1,8 @@
-"""Build small CRUSH maps in code: N hosts of k equal OSDs under one root, with two rules.
+"""Build CRUSH maps in code: N hosts of k equal OSDs under one root, with two rules.
 
-The one builder of the course's "hosts" map (lab 02's failure-domain map, lab 11's Vagrant map,
-the flat single-host map of the placement tests). It writes the text `crushtool -d` prints, so
-the same map can be compiled by `crushtool -c` or read by `parse_text`:
+The one builder of the course's "hosts" map (lab 02's failure-domain map and its 10,000-OSD map of
+500 hosts, lab 11's Vagrant map, the flat single-host map of the placement tests). It writes the
+text `crushtool -d` prints, so the same map can be compiled by `crushtool -c` or read by `parse_text`:
 
     hosts_map_text(4, 3, prefix="h", first=0)    # hosts h0..h3, osd.0-2 on h0, ...
     hosts_map(3, 2)                              # the Vagrant cluster: ceph1..ceph3
@@ -29,12 +29,14 @@ tunable straw_calc_version 1
 tunable allowed_bucket_algs 54
 """
 
+MAX_HOSTS = 1000   # lab 02's 10,000-OSD map has 500 hosts; up to 100 OSDs per host
+
 RULES = (("by_host", "chooseleaf firstn 0 type host"), ("by_osd", "choose firstn 0 type osd"))
 
 
-def _count(name, value):
-    if isinstance(value, bool) or int(value) != value or not 1 <= int(value) <= 100:
-        raise ValueError(f"{name} must be a whole number from 1 to 100, got {value!r}")
+def _count(name, value, hi=100):
+    if isinstance(value, bool) or int(value) != value or not 1 <= int(value) <= hi:
+        raise ValueError(f"{name} must be a whole number from 1 to {hi}, got {value!r}")
     return int(value)
 
 
@@ -43,7 +45,7 @@ def hosts_map_text(hosts, osds_per_host, weight=1.0, prefix="ceph", first=1, dev
     `osds_per_host` OSDs each of weight `weight` (TiB), OSDs numbered host by host (osd.0 ..
     osd.k-1 on the first host), and the rules 0 "by_host" and 1 "by_osd". device_class: the
     class of every OSD, or None for none. Pacific tunables."""
-    hosts = _count("hosts", hosts)
+    hosts = _count("hosts", hosts, hi=MAX_HOSTS)
     per_host = _count("osds_per_host", osds_per_host)
     weight = float(weight)
     if not weight > 0:
@@ -72,4 +74,4 @@ def hosts_map(hosts, osds_per_host, weight=1.0, prefix="ceph", first=1, device_c
 def host_of(hosts, osds_per_host):
     """The host index (0-based, in build order) of each OSD id 0 .. hosts x osds_per_host - 1."""
     per_host = _count("osds_per_host", osds_per_host)
-    return [osd // per_host for osd in range(_count("hosts", hosts) * per_host)]
+    return [osd // per_host for osd in range(_count("hosts", hosts, hi=MAX_HOSTS) * per_host)]

@@ -7,8 +7,13 @@ The plot is a <canvas>: `canvas.cephlab-canvas` drawn in the browser (the defaul
 ipympl's first canvas of `.jupyter-matplotlib-canvas-div` (renderer="ipympl").
 
 Timing happens inside the page, the same way for both renderers: DRAW_PROBE (an init script)
-stamps every key press and pointer move, and counts the 2D drawing calls on each canvas; a move's
-latency is the animation frame in which the canvas first holds new pixels minus the input's stamp.
+stamps every key press and pointer move, counts the 2D drawing calls on each canvas and notes the
+animation frame that follows each draw (the frame whose paint shows it); a move's latency is that
+frame, for the first draw with new pixels, minus the input's stamp. The frame is taken from the
+probe's notes, not from when Playwright's poller looked: on a loaded machine the poller starts
+after keyboard.press's and wait_for_function's round trips (Python -> Playwright's driver ->
+Chromium), often after the plot was already drawn, and would count those round trips as well
+(measured on lab 03: 37 ms median in the page, 65 ms as the poller saw it).
 """
 from __future__ import annotations
 
@@ -31,22 +36,40 @@ DRAW_PROBE = """(() => {
   addEventListener('pointerdown', mark, true);
   addEventListener('pointermove', (e) => { if (e.buttons) mark(); }, true);
   const P = CanvasRenderingContext2D.prototype;
+  const noteFrame = (c) => {   // the next animation frame shows what was drawn until then
+    c.__framePending = true;
+    requestAnimationFrame(() => {
+      c.__framePending = false;
+      c.__frames = (c.__frames || []).slice(-63);
+      c.__frames.push({ at: performance.now(), draws: c.__draws, params: c.dataset.params });
+    });
+  };
   for (const name of ['drawImage', 'putImageData', 'stroke', 'fill', 'fillRect', 'clearRect']) {
     const original = P[name];
-    P[name] = function (...args) { this.canvas.__draws = (this.canvas.__draws || 0) + 1;
+    P[name] = function (...args) { const c = this.canvas;
+                                   c.__draws = (c.__draws || 0) + 1;
+                                   if (!c.__framePending) noteFrame(c);
                                    return original.apply(this, args); };
   }
 })();"""
 
 # In each animation frame after the input: null until the canvas holds pixels other than `old`
 # (or, for the canvas renderer, lines drawn for other control values: a step along a flat stretch
-# of a model redraws the same pixels), then the ms since the input. Reads the pixels only when a
-# drawing call happened since.
+# of a model redraws the same pixels), then the ms from the input to the first frame after the
+# first draw since arming (for the canvas renderer: the first that showed the new values), as
+# DRAW_PROBE noted it; the current frame when that note is not written yet (the probe's frame
+# callback runs after this poller's in the same frame). Also the ms until this poller saw it (the
+# old measure, round trips included). Reads the pixels only when a drawing call happened since.
 NEW_PIXELS = """([c, old]) => {
   if ((c.__draws || 0) === (c.__checked || 0)) return null;
   c.__checked = c.__draws || 0;
   const redrawn = c.dataset.params !== undefined && c.dataset.params !== c.__params;
-  return redrawn || c.toDataURL() !== old ? performance.now() - window.__cephlabInputAt : null; }"""
+  if (!redrawn && c.toDataURL() === old) return null;
+  const input = window.__cephlabInputAt;
+  const shown = (c.__frames || []).find((f) => f.at > input && f.draws > (c.__armedDraws || 0)
+                                             && (!redrawn || f.params !== c.__params));
+  const now = performance.now();
+  return [(shown ? shown.at : now) - input, now - input]; }"""
 
 
 @dataclass
@@ -60,6 +83,8 @@ class SliderMove:
     canvas_changed: bool
     ms_to_new_plot: float | None  # input -> first frame with new canvas pixels, or lines drawn for
     #                               the new value (round trip + kernel + drawing); None: no new plot
+    ms_seen_by_poller: float | None = None  # input -> Playwright's poller saw them (>= ms_to_new_plot:
+    #                                         also its own start-up round trips on a loaded machine)
 
 
 def canvas_pixels(canvas) -> str:
@@ -77,13 +102,15 @@ def wait_for_drawn_canvas(box, timeout_ms: float):
     return canvas
 
 
-def _wait_new_pixels(page, canvas, old: str, timeout_ms: float) -> float | None:
-    """After an input made once the canvas was armed (see SliderDriver._state)."""
+def _wait_new_pixels(page, canvas, old: str, timeout_ms: float) -> tuple[float | None, float | None]:
+    """After an input made once the canvas was armed (see SliderDriver._state): (ms to the frame
+    with new pixels, ms until the poller saw them), or (None, None)."""
     try:
-        return page.wait_for_function(NEW_PIXELS, arg=[canvas.element_handle(), old],
-                                      polling="raf", timeout=timeout_ms).json_value()
+        frame, seen = page.wait_for_function(NEW_PIXELS, arg=[canvas.element_handle(), old],
+                                             polling="raf", timeout=timeout_ms).json_value()
+        return frame, seen
     except PlaywrightTimeout:
-        return None
+        return None, None
 
 
 class SliderDriver:
@@ -104,7 +131,8 @@ class SliderDriver:
     def _state(self) -> dict:
         """What the next move is compared with; arms NEW_PIXELS (draws from here on count)."""
         pixels = self.canvas.evaluate(
-            "c => { c.__checked = c.__draws || 0; c.__params = c.dataset.params; return c.toDataURL(); }")
+            "c => { c.__checked = c.__armedDraws = c.__draws || 0; c.__params = c.dataset.params;"
+            " return c.toDataURL(); }")
         return dict(value=self.value.inner_text(), readout=self.readout.inner_text(), canvas=pixels)
 
     def at_max(self) -> bool:
@@ -122,7 +150,8 @@ class SliderDriver:
         ms = _wait_new_pixels(self.page, self.canvas, before["canvas"], timeout)
         return self._move(key, before, ms, readout_moves)
 
-    def _move(self, key: str, before: dict, ms: float | None, readout_moves: bool = False) -> SliderMove:
+    def _move(self, key: str, before: dict, ms: tuple[float | None, float | None],
+              readout_moves: bool = False) -> SliderMove:
         if readout_moves and before["readout"]:   # a separate widget message; allow it to land
             try:
                 self.page.wait_for_function("([r, old]) => r.innerText !== old",
@@ -131,7 +160,8 @@ class SliderDriver:
                 pass   # the caller's assertion says what did not change
         return SliderMove(slider=self.label, key=key, value_before=before["value"], value_after=self.value.inner_text(),
                           readout_before=before["readout"], readout_after=self.readout.inner_text(),
-                          canvas_changed=canvas_pixels(self.canvas) != before["canvas"], ms_to_new_plot=ms)
+                          canvas_changed=canvas_pixels(self.canvas) != before["canvas"], ms_to_new_plot=ms[0],
+                          ms_seen_by_poller=ms[1])
 
     def key_steps(self, n: int) -> list[SliderMove]:
         """n single steps (ArrowRight, turning to ArrowLeft at the end of the track)."""

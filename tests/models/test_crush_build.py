@@ -84,7 +84,9 @@ def test_failure_domain_keeps_its_api():
 
 
 @pytest.mark.parametrize("call", [lambda: build.hosts_map_text(0, 3), lambda: build.hosts_map_text(2, 1.5),
-                                  lambda: build.hosts_map_text(2, 2, weight=0)])
+                                  lambda: build.hosts_map_text(2, 2, weight=0),
+                                  lambda: build.hosts_map_text(build.MAX_HOSTS + 1, 1),
+                                  lambda: build.hosts_map_text(2, 101)])
 def test_invalid_input(call):
     with pytest.raises(ValueError):
         call()

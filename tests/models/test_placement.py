@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from models import pgs
 from models import placement as pl
 from models.crush import analysis as an
-from models.crush import build, mapper
+from models.crush import build, mapper, objects
 
 # (pg_num, size, osds) -> (mean, std): q = size/osds, std = sqrt(pg_num q (1-q))
 STATS = {
@@ -132,7 +132,97 @@ def test_vectorised_over_pg_num():
     (lambda: pl.expected_fullest(32, 0, 4), "size"),
     (lambda: pl.movement_on_add(4, 3, added=0), "added"),
     (lambda: pl.movement_on_add(2, 3), "size"),
+    (lambda: pl.pg_count_density(4, 2, 4, [-0.1, 1.0]), "load"),
+    (lambda: pl.observed_count_density([2, -1, 3, 4], 4, 2, [1.0]), "counts"),
+    (lambda: pl.observed_count_density([3, 3], 2, 3, [1.0]), "size"),
+    (lambda: pl.observed_count_density([], 2, 3, [1.0]), "counts"),
+    (lambda: pl.pg_count_density([64, 128], 3, 10, [1.0]), "pg_num"),
+    (lambda: an.pg_counts_by_pg_num(flat_map(4), "by_osd", 3, [16, 0]), "pg_nums"),
 ])
 def test_invalid_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# ---- lab 02's 10,000-OSD slider: PG counts per pg_num, and their histogram -----------------
+
+def test_smaller_pg_nums_are_a_prefix_in_cephs_own_terms():
+    """pg_counts_by_pg_num's exactness: Ceph's pps of PGs 0..p-1 (stable_mod onto pgp_num, then
+    hash32_2 with the pool, objects.Pool.pps) are the first p inputs of any larger pool, for
+    powers of two and others. A pool still splitting (pgp_num < pg_num) is not: the control."""
+    largest = an.pg_inputs(5, 1024)
+    for p in (1, 7, 64, 100, 1000, 1024):
+        pool = objects.Pool(id=5, name="p", pg_num=p, size=3, crush_rule=0)
+        assert (pool.pps(np.arange(p)) == largest[:p]).all(), p
+    splitting = objects.Pool(id=5, name="p", pg_num=100, size=3, crush_rule=0, pgp_num=64)
+    assert not (splitting.pps(np.arange(100)) == largest[:100]).all()
+
+
+def test_pg_counts_by_pg_num_equal_separate_placements():
+    """One CRUSH run over the largest pg_num gives, for every pg_num (any order, repeats), the
+    counts of placing that pool on its own; each row sums to pg_num x size."""
+    cmap = build.hosts_map(8, 3, prefix="h", first=0)
+    pg_nums = [64, 10, 200, 64, 1]
+    counts = an.pg_counts_by_pg_num(cmap, "by_host", 3, pg_nums, pool_id=4)
+    assert counts.shape == (5, 24)
+    for row, n in zip(counts, pg_nums):
+        assert (row == an.osd_counts(cmap, "by_host", 3, an.pg_inputs(4, n))).all(), n
+        assert row.sum() == 3 * n
+
+
+def test_count_bin_width():
+    """max(1, round(std / 3)): std 12.54 at 524,288 PGs of size 3 on 10,000 OSDs -> 4 PGs; std
+    2.22 at 16,384 -> 1."""
+    assert pl.count_bin_width(524288, 3, 10000) == 4
+    assert pl.count_bin_width(16384, 3, 10000) == 1
+
+
+def test_pg_count_density_golden():
+    """4 PGs of size 2 on 4 OSDs: count ~ Binomial(4, 1/2), mean 2, std 1, bins of 1 PG, so
+    d = P(count = k) x 2 at loads (k +- 1/2) / 2: 1/16, 4/16, 6/16, 4/16, 1/16 times 2."""
+    load = np.array([0.0, 0.25, 0.5, 1.0, 1.2, 1.5, 2.0, 2.2, 2.3, 3.0])
+    want = np.array([1, 4, 4, 6, 6, 4, 1, 1, 0, 0]) / 16 * 2
+    assert pl.pg_count_density(4, 2, 4, load) == pytest.approx(want)
+    # 65,536 PGs of size 3 on 10,000 OSDs: P(count = 20) x 19.66 = 1.742
+    assert pl.pg_count_density(65536, 3, 10000, 1.0) == pytest.approx(1.7418, abs=1e-4)
+
+
+@pytest.mark.parametrize("pg_num,osds", [(64, 10), (4096, 1000), (524288, 10000)])
+def test_pg_count_density_is_a_density(pg_num, osds):
+    """Summed over the bins (density x bin width in loads) the shares make 1."""
+    mean, w = pl.pg_count_stats(pg_num, 3, osds).mean, pl.count_bin_width(pg_num, 3, osds)
+    centres = (np.arange(0, 4 * mean + 50, w) + (w - 1) / 2) / mean
+    assert (pl.pg_count_density(pg_num, 3, osds, centres) * w / mean).sum() == pytest.approx(1.0, abs=1e-9)
+
+
+def test_observed_count_density_golden_and_same_bins():
+    """Counts 2, 2, 1, 3 (4 PGs x size 2 on 4 OSDs, mean 2, bins of 1 PG): half the OSDs at
+    count 2 -> d = 1/2 x 2 = 1 at load 1; a quarter at 1 and at 3 -> 0.5; none at 0 or 4."""
+    load = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 3.0])
+    assert pl.observed_count_density([2, 2, 1, 3], 4, 2, load) == pytest.approx([0, 0.5, 1, 0.5, 0, 0])
+    # 16 OSDs holding 0..4 PGs in the proportions 1:4:6:4:1 (16 PGs x size 2, mean 2, bins of 1 PG)
+    counts = np.repeat([0, 1, 2, 3, 4], [1, 4, 6, 4, 1])
+    assert pl.observed_count_density(counts, 16, 2, load) == pytest.approx(np.array([1, 4, 6, 4, 1, 0]) / 16 * 2)
+
+
+def test_observed_count_density_follows_crush_to_the_model():
+    """CRUSH's counts for 4,096 PGs of size 3 on 100 hosts x 20 OSDs (6.1 PGs per OSD, bins of
+    1 PG) against the binomial model, count by count: each count's share of the 2,000 OSDs within
+    4 sigma of its binomial noise sqrt(s (1 - s) / 2000). The control, the classic slip of
+    pg_num / OSDs PGs per OSD (size 1: Binomial(4096, 1/2000)), is not."""
+    cmap = build.hosts_map(100, 20, prefix="h", first=0)
+    counts = an.pg_counts_by_pg_num(cmap, "by_host", 3, [4096])[0]
+    k = np.arange(25)
+
+    def shares(density, size):    # density at each count k -> share of the OSDs (bins of 1 PG)
+        mean = pl.pg_count_stats(4096, size, 2000).mean
+        assert pl.count_bin_width(4096, size, 2000) == 1
+        return density(k / mean) / mean
+
+    crush = shares(lambda x: pl.observed_count_density(counts, 4096, 3, x), 3)
+    model = shares(lambda x: pl.pg_count_density(4096, 3, 2000, x), 3)
+    control = shares(lambda x: pl.pg_count_density(4096, 1, 2000, x), 1)
+    noise = np.sqrt(model * (1 - model) / 2000)
+    assert crush.sum() == pytest.approx(1.0)
+    assert (np.abs(crush - model) <= 4 * noise + 1e-12).all()
+    assert not (np.abs(crush - control) <= 4 * noise + 1e-12).all()

@@ -95,12 +95,20 @@ def not_the_runs():
     return with_rounded(found)
 
 
+# A citation's place in its source ("section 2.2.3", "Table 4.1", "Fig. 3.2") is no figure.
+CITATION = re.compile(r"\b(?:section|sections|table|figure|fig\.|chapter|§)\s*\d+(?:\.\d+)*", re.I)
+
+
+def prose_numbers(cell):
+    return numbers(CITATION.sub(" ", text(cell)))
+
+
 def violations(nb, constants=frozenset()):
     """{(markdown cell index, number)} stated in Markdown that the run produced."""
     code = set().union(*(numbers(text(c)) for c in nb["cells"] if c["cell_type"] == "code"))
     measured = {n for n in produced(nb) if looks_measured(n)} - code - set(constants)
     return {(i, n) for i, cell in enumerate(nb["cells"]) if cell["cell_type"] == "markdown"
-            for n in numbers(text(cell)) & measured}
+            for n in prose_numbers(cell) & measured}
 
 
 @pytest.fixture(scope="module")
@@ -134,6 +142,13 @@ def test_negative_control_rounded_and_grouped_forms_are_caught():
     nb = _nb(_code("print(r)", _stream("2273.37 IOPS, latency 9.20 ms\n")),
              _md("The cluster did 2,273 IOPS at 9.2 ms."))
     assert violations(nb) == {(1, "2273"), (1, "9.2")}
+
+
+def test_a_citations_section_number_is_not_a_figure_but_the_same_number_elsewhere_is():
+    nb = _nb(_code("print(ratio)", _stream("ratio 2.20\n")),
+             _md("Seed 002 (section 2.2, and Table 2.2.3) explains it."),
+             _md("The fullest OSD held 2.2 times the mean."))
+    assert violations(nb) == {(2, "2.2")}
 
 
 def test_a_conclusion_rendered_from_the_run_and_constants_are_fine():
