@@ -8,7 +8,6 @@ typed alice's id into her lab 01 and was graded as erin (the folder she handed i
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -27,25 +26,7 @@ HINTS = {"q3": ["Count the raw bytes of every copy, not only the data chunks."],
          "q6": ["Durability counts the failures a PG survives: look at m again.", "Use your own AFR."]}
 
 
-@dataclass
-class Result:
-    """A stand-in for grading.GradeResult with the fields the lead is adding."""
-    notebook: Path
-    lab: str
-    questions: dict = field(default_factory=dict)
-    seconds: float = 0.0
-    learner: str = ""
-    notebook_learner: str = ""
-    feedback: dict = field(default_factory=dict)
-    warnings: list = field(default_factory=list)
-
-    @property
-    def score(self):
-        return sum(s for s, _ in self.questions.values())
-
-    @property
-    def possible(self):
-        return sum(p for _, p in self.questions.values())
+Result = grading.GradeResult          # what grading.grade_many returns for a graded notebook
 
 
 def result(learner, lab, lost=(), half=(), name=None, typed=None, seconds=9.0):
