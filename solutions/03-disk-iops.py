@@ -601,9 +601,11 @@ pd.DataFrame({"CPU ms per write": cost_ms, "IOPS per core": {t: 1e3 / v for t, v
 # so its mean latency is *t* / IOPS; the control is "one write at a time" (latency = 1 / IOPS).
 # The **CPU ceiling** (built from the CPU cost per write *measured* in each run, so it is a
 # measured ceiling, not a model from first principles) says the cluster is CPU-bound:
-# measured / ceiling is the share of the two cores the OSDs and the client kept busy. It cannot
-# exceed 1; the mon, mgr, kernel and this notebook take part of the rest. Below one half the CPU
-# would not be what limits (a disk- or latency-bound cluster leaves cores idle), and the row
+# measured / ceiling is the share of the two cores the OSDs and the client kept busy. In
+# principle it cannot exceed 1 (the mon, mgr, kernel and this notebook take part of the rest); the
+# row's band is symmetric (±50 %), so it would also pass a ratio up to 1.5, which could only come
+# from a CPU cost per write counted too high (other processes' time in the sample). Below one half
+# the CPU would not be what limits (a disk- or latency-bound cluster leaves cores idle), and the row
 # fails; the control is "disk-bound" (fio's bound as the prediction).
 #
 # The **disk bound** from fio is shown, not checked: the cluster stays so far below it that a
@@ -692,9 +694,13 @@ run.check("my_iops_ratio", my_iops_ratio, "iops_ratio",
 # sweep three times (every other time in reverse order, so slow drift falls on every point alike).
 #
 # One client setting changes for this measurement (the clean-up restores it): librbd's cache is
-# switched off (`rbd_cache false` for the clients). With Pacific's default write-back cache the
-# client acknowledges writes from its own memory and reads queue behind its flushes, so the
-# curve would describe the cache, not the cluster: try it, by leaving the setting out.
+# switched off (`rbd_cache false` for the clients). Pacific's defaults turn it on with the policy
+# `writearound` (Ceph v16 `src/common/options.cc`): writes go to the OSDs at once but may be
+# acknowledged to fio before the OSDs finish them, within the cache's dirty-byte budget, and with
+# `rbd_cache_writethrough_until_flush` (true) it stays write-through until the client's first
+# flush. Switched off, every write fio counts was acknowledged by the OSDs and no read is served
+# from the client's memory, so the curve describes the cluster: try it, by leaving the setting
+# out.
 #
 # The model's inputs are the measured ends, so the check tests only the *shape*. It is paired:
 # each round's point is divided by the model fed with that same round's ends (`readmix.paired`),
@@ -766,12 +772,12 @@ conclusions.render("""
 # %% [markdown]
 # ## What the model said, what the cluster did
 #
-# - **Seed 000's rule, fed with fio's device speed, over-predicts several times.** The disk under
-#   the OSDs is a virtual disk on flash: many thousands of direct 4 KiB writes per second at queue
-#   depth 16. Every OSD of this lab shares that one disk, so the rule gives *device IOPS × 1 disk
-#   / (3 replicas × 2 WAL writes)*, one to a few thousand client writes per second, and seed
-#   004's 10^4 IOPS per core says two cores would allow 20,000. `rados bench` reaches a few
-#   hundred to a few thousand (the table above has your run's figures).
+# - **Seed 000's rule, fed with fio's device speed, over-predicts by a large factor** (the table
+#   above has your run's rule, its `rados bench` figure and their ratio). The disk under the OSDs
+#   is a virtual disk on flash: many thousands of direct 4 KiB writes per second at queue depth 16.
+#   Every OSD of this lab shares that one disk, so the rule gives *device IOPS × 1 disk / (3
+#   replicas × 2 WAL writes)* client writes per second, and seed 004's 10^4 IOPS per core says two
+#   cores would allow 20,000. `rados bench` reaches far less than either.
 # - **The CPU is the bottleneck here, not the disk.** Each client write costs this cluster a few
 #   CPU milliseconds (three OSD ops, the RocksDB WAL, the messenger, the client), so one core
 #   does a few hundred writes per second, not 10^4, and the host's cores are busy the whole run

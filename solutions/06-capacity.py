@@ -66,8 +66,10 @@ GIB, MIB = 2**30, 2**20
 #   thin ratio (provisioned / really used) lets you sell more than you own. The 0.7 keeps the
 #   cluster at 70 % when everything promised is in use.
 # - **One OSD full == cluster full.** Ceph checks fill per OSD. An OSD above the *nearfull* ratio
-#   (0.85) raises a health warning; above *backfillfull* (0.90) it refuses to receive recovery
-#   data; above *full* (0.95) the cluster stops accepting writes to every pool that uses it
+#   (0.85) raises a health warning; above *backfillfull* (0.90) it refuses to receive *backfill*
+#   (PGs moved to it whole: `backfill_toofull`), while log-based recovery of PGs it already holds
+#   goes on; above *full* (0.95) recovery stops too (`recovery_toofull`) and the cluster stops
+#   accepting writes to every pool that uses it
 #   (Ceph docs, *Monitor config reference — storage capacity*; `mon_osd_nearfull_ratio` etc. in
 #   `src/common/options.cc`, v16.2.15). Because CRUSH spreads data only roughly evenly (lab 02),
 #   the fullest OSD reaches 0.95 while the average is lower: the rest of the space is stranded.

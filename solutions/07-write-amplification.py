@@ -550,7 +550,8 @@ fs_table
 # every sync writes whole 4 KiB pages again (`page_room`: two pages per write and replica). For
 # writes of 64 KiB and more both are a few per cent, so their device WAF is checked, with 5 % for
 # noise. For small writes the two ends lie far apart — repeated runs on the 2-core CI machine put
-# the 4 KiB device WAF anywhere from 6.5 to 16 against the model's 8.25 — so there it is a
+# the 4 KiB device WAF anywhere from near the data-only floor of 6 to about twice the model's 8.25
+# (bench/results/spread.json) — so there it is a
 # measurement (the BlueStore table above), and the checks use what the counters separate
 # exactly: the data and its deferred copy, and the copy `prefer_deferred 0` removes.
 # FileStore's journal
@@ -690,7 +691,8 @@ conclusions.render("""
 #   not show, is a random write to the disk at once for every small write instead of a later,
 #   sorted batch — on a spinning disk that is why deferring is the default.
 # - **FileStore's journal doubles everything**, and at 4 KiB its key-value store and the file
-#   data add more than BlueStore writes in all. What we cannot see from the OSD process is the
+#   data come to about what BlueStore writes in all (the two tables' 4 KiB rows; which of the two
+#   is higher changes from run to run). What we cannot see from the OSD process is the
 #   file system's own journal and metadata (seed 003's 3.6 + 0.4 long-term): kernel threads
 #   write those.
 

@@ -18,8 +18,9 @@
 #   serve I/O, which hold fewer copies than `size`, and which are copying data back;
 # - predict how long Ceph needs to re-replicate a failed OSD from the data it held, the peers
 #   that copy it, and the recovery throttles (`osd_max_backfills`, `osd_recovery_sleep_hdd`);
-# - explain why raising `osd_max_backfills` alone barely helps an HDD cluster, and which
-#   setting does;
+# - explain what raising `osd_max_backfills` alone buys an HDD cluster (more PGs recover at
+#   once), what it leaves unchanged (each OSD's pace under the recovery sleep), and which setting
+#   lifts that;
 # - turn a recovery time into durability "nines" (lab 01) and see that Ceph's detection delay,
 #   not the copying, dominates that window on a small cluster;
 # - explain why a whole cluster has fewer nines than one stripe: every placement group is its
@@ -171,9 +172,10 @@ model_table = pd.DataFrame([scenario(c, s) for c in CLUSTERS for s in SETTINGS])
 model_table
 
 # %% [markdown]
-# Read the `max_backfills 4 only` rows: more slots let more PGs recover at once, but every OSD's
-# sleep schedule still allows 10 pushes per second, so the sleep stays the bottleneck. Only
-# removing the sleep lets the disks set the pace. Then compare the two nines columns: the big
+# Read the `max_backfills 4 only` rows: more slots let more PGs recover at once, so recovery
+# finishes sooner than with the defaults (compare the `recovery s` column), but each OSD still
+# pushes at most 10 objects a second because of the sleep: the sleep stays the bottleneck and the
+# disks stay far below their bandwidth. Only removing the sleep lets the disks set the pace. Then compare the two nines columns: the big
 # cluster's thousands of PGs make its own durability several nines lower than one stripe's.
 #
 # ### Recovery time vs the failed OSD's data
@@ -227,8 +229,9 @@ window_plot = LivePlot(
 window_plot
 
 # %% [markdown]
-# **W1. Why does raising `osd_max_backfills` alone barely help an HDD cluster?** Answer in two or
-# three sentences from the model table and the sliders above (graded by hand).
+# **W1. What does raising `osd_max_backfills` alone buy an HDD cluster, and what does it leave
+# unchanged?** Answer in two or three sentences from the model table and the sliders above
+# (graded by hand).
 #
 # *Your answer:*
 
