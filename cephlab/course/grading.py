@@ -45,8 +45,8 @@ from typing import Any
 import yaml
 
 from cephlab.core.errors import CourseError
-from cephlab.course import answer_runner, answers, checks, notebooks, params
-from cephlab.course.notebooks import AUTOGRADER, SOLUTIONS, solution_notebooks
+from cephlab.course import answer_runner, answers, checks, params
+from cephlab.course.notebooks import SOLUTIONS, solution_notebooks
 from cephlab.course.sandbox import JOB, MEMORY_MARKER, Sandbox, SandboxError, write_shared
 
 SANDBOX = Sandbox()     # the default: every grading isolated (see cephlab.course.sandbox)
@@ -134,37 +134,6 @@ def solution_path(lab, solutions=SOLUTIONS):
     if not path.exists():
         raise GradingError(f"no solution {path} for lab {lab}: run `make solutions` (or check the name)")
     return path
-
-
-# -- the autograder -------------------------------------------------------------------------------
-def otter_assign(solution, out):
-    """`otter assign` of one solution into out/ (course/notebooks.py does it; GradingError here)."""
-    try:
-        return notebooks.otter_assign(solution, out)
-    except RuntimeError as e:
-        raise GradingError(str(e)) from e
-
-
-def cached_autograder(solution, cached=AUTOGRADER):
-    """cached/<lab>.zip if `make student` made it after the solution's last change, else None."""
-    zipped = Path(cached) / f"{Path(solution).stem}.zip" if cached else None
-    if zipped and zipped.exists() and zipped.stat().st_mtime >= Path(solution).stat().st_mtime:
-        return zipped
-    return None
-
-
-def autograder_zip(solution, workdir, cached=AUTOGRADER):
-    """The autograder zip for a solution: cached/<lab>.zip if newer than the solution, else a
-    fresh one made by otter assign under workdir."""
-    solution = Path(solution)
-    zipped = cached_autograder(solution, cached)
-    if zipped:
-        return zipped
-    out = otter_assign(solution, Path(workdir) / f"assign-{solution.stem}")
-    zips = sorted((out / "autograder").glob("*.zip"))
-    if not zips:
-        raise GradingError(f"otter assign made no autograder zip for {solution.name} in {out}")
-    return zips[-1]
 
 
 # -- the grading copy -----------------------------------------------------------------------------

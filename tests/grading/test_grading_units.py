@@ -3,9 +3,6 @@
 Golden values are read off lab 01 (solutions/01-redundancy.py and its student version in labs/)."""
 import csv
 import json
-import os
-import time
-import zipfile
 
 import pytest
 
@@ -113,40 +110,6 @@ def test_a_notebook_without_questions_is_refused():
     nb = {"cells": [{"cell_type": "code", "source": "x = 1", "metadata": {}, "outputs": []}], "metadata": {}}
     with pytest.raises(grading.GradingError, match="no `grader.check"):
         grading.grading_copy(nb)
-
-
-def _fake_solution(tmp_path):
-    sol = tmp_path / "solutions" / "01-redundancy.ipynb"
-    sol.parent.mkdir()
-    sol.write_text("{}")
-    return sol
-
-
-def test_a_cached_autograder_newer_than_the_solution_is_used(tmp_path, monkeypatch):
-    sol = _fake_solution(tmp_path)
-    cached = tmp_path / "build"
-    cached.mkdir()
-    (cached / "01-redundancy.zip").write_bytes(b"zip")
-    os.utime(sol, (time.time() - 60, time.time() - 60))
-    monkeypatch.setattr(grading, "otter_assign", lambda *a: pytest.fail("assigned despite a fresh cache"))
-    assert grading.autograder_zip(sol, tmp_path / "work", cached=cached) == cached / "01-redundancy.zip"
-
-
-def test_a_stale_autograder_is_made_again(tmp_path, monkeypatch):
-    sol = _fake_solution(tmp_path)
-    cached = tmp_path / "build"
-    cached.mkdir()
-    (cached / "01-redundancy.zip").write_bytes(b"old")
-    os.utime(cached / "01-redundancy.zip", (time.time() - 60, time.time() - 60))
-
-    def fake_assign(solution, out):
-        (out / "autograder").mkdir(parents=True)
-        zipfile.ZipFile(out / "autograder" / "01-redundancy-autograder.zip", "w").close()
-        return out
-    monkeypatch.setattr(grading, "otter_assign", fake_assign)
-    made = grading.autograder_zip(sol, tmp_path / "work", cached=cached)
-    assert made.name == "01-redundancy-autograder.zip"
-    assert made.parent.parent == tmp_path / "work" / "assign-01-redundancy"
 
 
 def test_the_kernel_cannot_reach_a_cluster_while_grading():
