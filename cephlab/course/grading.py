@@ -57,7 +57,6 @@ CHECK_CALL = re.compile(r"""grader\.check\(\s*["']([^"']+)["']\s*\)""")
 INIT_CALL = re.compile(r"""otter\.Notebook\(\s*["']([^"']+)\.ipynb["']""")
 SOLUTION_TAIL = re.compile(r"\s*# SOLUTION(?: NO PROMPT)?\s*$")
 LAB_STEM = re.compile(r"(\d\d)-[A-Za-z0-9-]+")
-DIRECTIVE = re.compile(r"#\s*((?:BEGIN|END)\s+(?:QUESTION|SOLUTION|TESTS|PROMPT)|ASSIGNMENT CONFIG)")
 
 
 class GradingError(CourseError):
@@ -84,17 +83,9 @@ class GradeResult:
         return sum(p for _, p in self.questions.values())
 
 
-def _source(cell):
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else src
-
-
-def _raw_directive(cell):
-    """'BEGIN QUESTION', 'END TESTS', ... for an otter raw cell, else None."""
-    if cell["cell_type"] != "raw":
-        return None
-    m = DIRECTIVE.match(_source(cell).strip())
-    return " ".join(m.group(1).split()) if m else None
+# One reading of otter's cell format, shared with the checks (cephlab.course.checks).
+_source = checks._source
+_raw_directive = checks.directive
 
 
 def is_master(nb):
