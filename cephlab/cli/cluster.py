@@ -8,7 +8,7 @@ import sys
 
 from cephlab import backends
 from cephlab.cluster.api import Cluster
-from cephlab.core import ceph_version, diskspace
+from cephlab.core import ceph_version, diskspace, releases
 from cephlab.core.errors import ClusterError
 from cephlab.core.names import DEFAULT_NAME, check_name, default_cluster_name
 from cephlab.helpers import cleanup, smoke
@@ -178,8 +178,8 @@ def _release_line(c) -> str:
     except (ClusterError, KeyError, TypeError, ValueError):
         return "ceph: release unknown (the mon did not say)"
     line = f"ceph: {major}.{minor}.{patch} {codename}"
-    if major != ceph_version.WRITTEN_FOR:
-        line += " (the labs are written for 16.2 pacific; `cephlab up` lists which labs differ)"
+    if releases.lab_differences(releases.for_major(major), major):
+        line += " (the labs were written for 16.2 pacific; `cephlab up` lists what differs here)"
     return line
 
 

@@ -1,8 +1,14 @@
-"""cephlab.core.ceph_version without a cluster: the version strings real Ceph packages print, and
-which labs each Ceph release changes (`cephlab up` says so before a lab fails half-way)."""
+"""cephlab.core.ceph_version and cephlab.core.releases without a cluster: the version strings real
+Ceph packages print, the release table's rows, and what each release changes for the labs
+(`cephlab up` says so before a lab meets it)."""
+import base64
+import struct
+
 import pytest
 
-from cephlab.core import ceph_version
+from cephlab.backends.native import conf
+from cephlab.backends.native import lifecycle as native
+from cephlab.core import ceph_version, releases
 
 # `ceph --version` of Debian 12, Ubuntu 22.04's Quincy, upstream Reef and Squid, and a vendor build
 PACIFIC = "ceph version 16.2.15 (618f440892089921c3e944a991122ddc44e60516) pacific (stable)"
@@ -31,27 +37,44 @@ def test_parse_version_explains_what_it_expected():
 
 
 def labs(major):
-    return [lab.split()[0] for lab, _ in ceph_version.lab_caveats(major)]
+    return [lab.split()[0] for lab, _ in releases.lab_differences(releases.for_major(major), major)]
 
 
 def test_pacific_needs_no_note():
-    assert ceph_version.lab_caveats(16) == []
-    assert ceph_version.caveat_text(ceph_version.parse_version(PACIFIC)) == ""
+    assert labs(16) == []
+    assert releases.caveat_text(releases.for_major(16), ceph_version.parse_version(PACIFIC)) == ""
 
 
-def test_quincy_filestore_deprecated_and_mclock():
-    assert labs(17) == ["04", "07", "08"]
-    why = dict(ceph_version.lab_caveats(17))
-    assert "deprecated" in why["04 throttles"]
-    assert "mClock" in why["08 failure and recovery"]
-    assert "osd_max_backfills" in why["08 failure and recovery"]
+def test_debian_s_three_releases_are_rows_of_their_own():
+    assert [(r.major, r.debian) for r in releases.TABLE.values()] == \
+        [(16, "bookworm"), (18, "trixie"), (20, "sid")]
+    assert releases.WRITTEN_FOR.major == ceph_version.WRITTEN_FOR
 
 
-@pytest.mark.parametrize("text", [REEF, SQUID])
-def test_reef_and_later_have_no_filestore(text):
-    major = ceph_version.parse_version(text)[0]
-    assert labs(major) == ["04", "07", "08"]
-    assert "gone since Reef" in dict(ceph_version.lab_caveats(major))["07 write amplification"]
+@pytest.mark.parametrize("major, row", [(17, 18), (19, 20), (21, 20), (15, 16), (14, 16)])
+def test_a_release_not_in_the_table_takes_the_next_newer_row(major, row):
+    assert releases.for_major(major).major == row
+
+
+def test_reef_and_later_have_no_filestore_and_default_to_mclock():
+    for major in (18, 20):
+        rel = releases.for_major(major)
+        assert not rel.filestore and rel.mclock_default
+        assert rel.mclock_override == "osd_mclock_override_recovery_settings"
+        assert labs(major)[:3] == ["04", "07", "08"]
+        assert "FileStore is gone" in dict(releases.lab_differences(rel))["07 write amplification"]
+    assert releases.for_major(16).filestore and not releases.for_major(16).mclock_default
+
+
+def test_counter_names_follow_the_release():
+    assert releases.for_major(16).counter("bluestore_write_big_bytes") == "bluestore_write_big_bytes"
+    assert releases.for_major(18).counter("bluestore_write_big_bytes") == "write_big_bytes"
+    assert releases.for_major(20).counter("bluestore_write_small_bytes") == "write_small_bytes"
+    assert releases.for_major(18).counter("op_w") == "op_w"           # unchanged names pass through
+
+
+def test_only_reef_s_rbd_fuse_is_broken():
+    assert labs(18)[-1] == "10" and "10" not in labs(20)
 
 
 def test_older_than_pacific_is_not_supported():
@@ -59,46 +82,100 @@ def test_older_than_pacific_is_not_supported():
 
 
 def test_the_note_names_the_release_and_each_lab_on_its_own_line():
-    text = ceph_version.caveat_text(ceph_version.parse_version(SQUID))
-    lines = text.splitlines()
-    assert lines[0].startswith("note: Ceph 19.2.3 squid is installed; the labs are written for 16.2 pacific")
-    assert "Debian 12" in lines[-1]
-    assert [line.split(":")[0] for line in lines[1:-1]] == \
-        ["  - lab 04 throttles", "  - lab 07 write amplification", "  - lab 08 failure and recovery"]
+    version = ceph_version.parse_version(REEF)
+    lines = releases.caveat_text(releases.for_major(18), version).splitlines()
+    assert lines[0].startswith("note: Ceph 18.2.7 reef is installed; the labs were written for 16.2")
+    assert [line.split(":")[0] for line in lines[1:]] == [
+        "  - lab 04 throttles", "  - lab 07 write amplification", "  - lab 08 failure and recovery",
+        "  - lab 10 PostgreSQL on RBD"]
 
 
-def fake_ceph(tmp_path, text):
-    prog = tmp_path / "ceph-mon"
+@pytest.mark.parametrize("major, kind", [(16, (1, 16)), (18, (1, 16)), (20, (2, 32))])
+def test_cephx_keys_of_the_release_s_type(major, kind):
+    raw = base64.b64decode(conf.make_key(releases.for_major(major).cephx_key))
+    key_type, _sec, _nsec, length = struct.unpack("<HIIH", raw[:12])
+    assert (key_type, length, len(raw)) == (*kind, 12 + kind[1])
+
+
+def test_class_dir_only_where_the_default_is_relative(tmp_path):
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "lib/x86_64-linux-gnu/rados-classes").mkdir(parents=True)
+    osd = tmp_path / "bin/ceph-osd"
+    osd.write_text("")
+    assert native._class_dir(osd, releases.for_major(16)) is None
+    assert native._class_dir(osd, releases.for_major(18)) == str(tmp_path / "lib/x86_64-linux-gnu/rados-classes")
+    text = conf.ceph_conf(tmp_path, "f", {"mon_v2": 1, "mon_v1": 2, "bind_min": 3, "bind_max": 4},
+                          class_dir="/usr/lib/x/rados-classes")
+    assert "osd class dir = /usr/lib/x/rados-classes" in text.split("[osd]")[1].split("[client]")[0]
+
+
+def _module(name, can_run=True, error=""):
+    return {"name": name, "can_run": can_run, "error_string": error}
+
+
+def test_mgr_modules_wait_until_listed_then_pass():
+    assert native.mgr_module_gaps({"available": True, "available_modules": []}, {}) == \
+        ["mgr modules not loaded yet"]
+    assert native.mgr_module_gaps({"available": False}, {}) == ["mgr modules not loaded yet"]
+    dump = {"available": True, "available_modules": [_module(m) for m in conf.MGR_MODULES]}
+    assert native.mgr_module_gaps(dump, {}) == []
+
+
+def test_a_module_that_cannot_run_fails_at_once_naming_it_and_why():
+    pyo3 = "PyO3 modules do not yet support subinterpreters"
+    dump = {"available": True, "available_modules": [_module(m, False, pyo3) for m in conf.MGR_MODULES]
+            + [_module("dashboard", False, "not ours")]}
+    with pytest.raises(native.MgrModuleFailed, match=f"balancer: {pyo3}") as e:
+        native.mgr_module_gaps(dump, {})
+    assert f"and {len(conf.MGR_MODULES) - 4} more" in str(e.value) and "dashboard" not in str(e.value)
+    ok = {"available": True, "available_modules": [_module(m) for m in conf.MGR_MODULES]}
+    error = {"MGR_MODULE_ERROR": {"summary": {"message": "Module 'devicehealth' has failed: disk I/O error"}}}
+    with pytest.raises(native.MgrModuleFailed, match="devicehealth' has failed: disk I/O error"):
+        native.mgr_module_gaps(ok, error)
+
+
+def test_filestore_on_a_release_without_it_is_refused_before_anything_is_made(tmp_path, monkeypatch):
+    from cephlab.core.errors import SetupError
+    monkeypatch.setenv("CEPHLAB_BIN_DIR", str(tmp_path))
+    for prog in ("ceph-mon", "ceph-mgr", "ceph-osd", "ceph", "monmaptool", "ceph-authtool"):
+        fake_ceph(tmp_path, REEF, prog)
+    monkeypatch.setattr(releases, "_noted", set())
+    with pytest.raises(SetupError, match="FileStore OSDs cannot be created on Ceph 18 reef"):
+        native.up("fsreef", dir=tmp_path / "c", objectstore="filestore", progress=False)
+    assert not (tmp_path / "c").exists() or not any((tmp_path / "c").iterdir())
+
+
+def fake_ceph(tmp_path, text, name="ceph-mon"):
+    prog = tmp_path / name
     prog.write_text(f"#!/bin/sh\necho '{text}'\n")
     prog.chmod(0o755)
     return str(prog)
 
 
 def test_note_once_prints_once_per_release(tmp_path, monkeypatch):
-    monkeypatch.setattr(ceph_version, "_noted", set())
+    monkeypatch.setattr(releases, "_noted", set())
     said = []
     binary = fake_ceph(tmp_path, REEF)
-    ceph_version.note_once(binary, said.append)
-    ceph_version.note_once(binary, said.append)
+    releases.note_once(binary, said.append)
+    releases.note_once(binary, said.append)
     assert len(said) == 1 and "18.2.7 reef" in said[0]
 
 
 def test_note_once_is_silent_on_pacific_and_on_a_program_that_does_not_say(tmp_path, monkeypatch):
-    monkeypatch.setattr(ceph_version, "_noted", set())
+    monkeypatch.setattr(releases, "_noted", set())
     said = []
-    ceph_version.note_once(fake_ceph(tmp_path, PACIFIC), said.append)
+    releases.note_once(fake_ceph(tmp_path, PACIFIC), said.append)
     (tmp_path / "other").mkdir()
-    ceph_version.note_once(fake_ceph(tmp_path / "other", "garbage"), said.append)
-    ceph_version.note_once(str(tmp_path / "missing"), said.append)
-    ceph_version.note_once(None, said.append)
+    releases.note_once(fake_ceph(tmp_path / "other", "garbage"), said.append)
+    releases.note_once(str(tmp_path / "missing"), said.append)
+    releases.note_once(None, said.append)
     assert said == []
 
 
 def test_cephlab_up_says_it_first_even_when_quiet(tmp_path, monkeypatch, capsys):
     """The note comes before anything can fail (here: a folder that is not a cluster's)."""
-    from cephlab.backends.native import lifecycle as native
     from cephlab.core.errors import SetupError
-    monkeypatch.setattr(ceph_version, "_noted", set())
+    monkeypatch.setattr(releases, "_noted", set())
     monkeypatch.setenv("CEPHLAB_BIN_DIR", str(tmp_path))
     fake_ceph(tmp_path, SQUID)
     folder = tmp_path / "not-a-cluster"

@@ -19,12 +19,27 @@ FILESTORE_JOURNAL_MIB = 512
 # module found in its module path at start, so a path holding only these starts faster.
 MGR_MODULES = ("balancer", "crash", "devicehealth", "orchestrator", "pg_autoscaler",
                "progress", "rbd_support", "status", "telemetry", "volumes", "iostat")
-MGR_SUPPORT_FILES = ("mgr_module.py", "mgr_util.py")
+# Reef's mgr_util imports bcrypt, a PyO3 extension that refuses to load in the mgr's second and
+# later Python sub-interpreters (Ceph tracker 64213), so every module failed to load. The lab's
+# modules never hash a password (that is the dashboard's); this stand-in, first on the mgr's module
+# path, lets mgr_util import and says so if anything ever calls it.
+BCRYPT_STAND_IN = '''"""Written by cephlab: bcrypt stand-in for the lab's ceph-mgr (cephlab/backends/native/conf.py)."""
 
 
-def make_key():
-    """A new cephx secret: le16 type (1 = AES), le32 sec, le32 nsec, le16 length, 16 bytes."""
-    raw = struct.pack("<HIIH", 1, int(time.time()), 0, 16) + os.urandom(16)
+def _unavailable(*args, **kwargs):
+    raise RuntimeError("bcrypt is not available in the lab cluster's mgr (PyO3 extensions cannot "
+                       "load in its sub-interpreters on this Ceph release)")
+
+
+gensalt = hashpw = checkpw = _unavailable
+'''
+
+
+def make_key(kind=(1, 16)):
+    """A new cephx secret: le16 type, le32 sec, le32 nsec, le16 length, then the key bytes;
+    kind = (type, length) from the release table: (1, 16) AES-128, (2, 32) AES-256."""
+    key_type, length = kind
+    raw = struct.pack("<HIIH", key_type, int(time.time()), 0, length) + os.urandom(length)
     return base64.b64encode(raw).decode()
 
 
@@ -51,8 +66,9 @@ def write_private(path, text):
     os.chmod(path, 0o600)
 
 
-def ceph_conf(d, fsid, ports, objectstore="bluestore"):
-    """The text of <d>/ceph.conf: every path under the folder `d`, ports from `ports`."""
+def ceph_conf(d, fsid, ports, objectstore="bluestore", class_dir=None):
+    """The text of <d>/ceph.conf: every path under the folder `d`, ports from `ports`;
+    class_dir: the OSD's object-class folder, set only where the release's default is relative."""
     mon_host = f"[v2:127.0.0.1:{ports['mon_v2']},v1:127.0.0.1:{ports['mon_v1']}]"
     text = f"""# Written by cephlab: paths and bootstrap only. Tunables live in the mon config
 # database (ceph config dump). Everything below stays inside {d}.
@@ -95,6 +111,10 @@ keyring = $mds_data/keyring
 [osd]
 keyring = $osd_data/keyring
 osd objectstore = {objectstore}
+"""
+    if class_dir:
+        text += f"""# this release's default is a relative path: daemons started in {d} would not find them
+osd class dir = {class_dir}
 """
     if objectstore == "bluestore":
         text += f"""bluestore block create = true

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from cephlab.backends.native import conf as cconf
 from cephlab.backends.native import daemons, paths
-from cephlab.core import ceph_version, diskspace, mounts, proc, run, teardown
+from cephlab.core import diskspace, mounts, proc, releases, run, teardown
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterError, SetupError
 from cephlab.core.lock import cluster_lock
@@ -114,16 +114,34 @@ def _mgr_module_source(mgr_bin):
     return None
 
 
-def _link_mgr_modules(d, mgr_bin):
-    """Fill <d>/mgr-modules with links to the modules the lab loads (faster mgr start)."""
+def release_of(bins) -> releases.Release:
+    """The table row of the installed Ceph (Pacific's when ceph-mon does not say)."""
+    return releases.installed(bins.get("ceph-mon") or paths.find_binary("ceph-mon")) or releases.WRITTEN_FOR
+
+
+def _class_dir(osd_bin, release):
+    """The absolute object-class folder next to ceph-osd's libraries, where the release's
+    default is relative (None elsewhere, or when it cannot be found: Ceph's default stays)."""
+    if not release.relative_class_dir:
+        return None
+    prefix = Path(osd_bin).resolve().parent.parent
+    found = sorted(prefix.glob("lib/*/rados-classes")) + sorted(prefix.glob("lib*/rados-classes"))
+    return str(found[0]) if found else None
+
+
+def _link_mgr_modules(d, mgr_bin, release):
+    """Fill <d>/mgr-modules with links to the modules the lab loads (faster mgr start), the
+    release's support files, and the bcrypt stand-in where the release needs it."""
     src = _mgr_module_source(mgr_bin)
     if src is None:
         raise SetupError("ceph-mgr's Python modules are missing (no mgr_module.py in "
                          f"/usr/share/ceph/mgr); reinstall with: {paths.INSTALL_HINT}")
     dest = Path(d) / "mgr-modules"
-    for name in cconf.MGR_MODULES + cconf.MGR_SUPPORT_FILES:
+    for name in cconf.MGR_MODULES + release.mgr_support_files:
         if (src / name).exists() and not (dest / name).exists():
             (dest / name).symlink_to(src / name)
+    if release.mgr_bcrypt_in_process:
+        (dest / "bcrypt.py").write_text(cconf.BCRYPT_STAND_IN)
 
 
 def _start_folder(d, state):
@@ -135,12 +153,14 @@ def _start_folder(d, state):
     save_state(d, state)
 
 
-def _write_folder(d, state, objectstore):
+def _write_folder(d, state, objectstore, release):
     d = Path(d)
     for sub in SUBDIRS:
         (d / sub).mkdir(parents=True, exist_ok=True)
-    (d / "ceph.conf").write_text(cconf.ceph_conf(d, state["fsid"], state["ports"], objectstore))
-    keys = {e: cconf.make_key() for e in ("mon.", "client.admin", "mgr.x", "mds.a")}
+    class_dir = _class_dir(paths.find_binary("ceph-osd") or "/usr/bin/ceph-osd", release)
+    (d / "ceph.conf").write_text(cconf.ceph_conf(d, state["fsid"], state["ports"], objectstore,
+                                                 class_dir))
+    keys = {e: cconf.make_key(release.cephx_key) for e in ("mon.", "client.admin", "mgr.x", "mds.a")}
     cconf.write_private(d / "keyring", cconf.keyring_text("client.admin", keys["client.admin"]))
     # The mon imports every entry of its mkfs keyring into its auth database.
     cconf.write_private(d / "tmp" / "mon-mkfs.keyring",
@@ -172,9 +192,9 @@ def _spawn_osd_mkfs(d, bins, osd_id, osd_uuid):
                       "--mkfs", "--osd-uuid", osd_uuid, "--no-mon-config"])
 
 
-def _register_osd(d, client, osd_id, osd_uuid):
+def _register_osd(d, client, osd_id, osd_uuid, release):
     """Add the formatted OSD to the osdmap with a fresh cephx key, and write its keyring."""
-    key = cconf.make_key()
+    key = cconf.make_key(release.cephx_key)
     client.mon("osd new", inbuf=json.dumps({"cephx_secret": key}).encode(),
                uuid=osd_uuid, id=osd_id)
     cconf.write_private(Path(d) / "osd" / str(osd_id) / "keyring",
@@ -222,7 +242,7 @@ def create_osd(d, client, osd_id=None):
         osd_id = max(state["osds"], default=-1) + 1
     osd_uuid = str(uuid.uuid4())
     run.finish(_spawn_osd_mkfs(d, bins, osd_id, osd_uuid), f"ceph-osd --mkfs (osd.{osd_id})")
-    _register_osd(d, client, osd_id, osd_uuid)
+    _register_osd(d, client, osd_id, osd_uuid, release_of(bins))
     state["osds"] = sorted(set(state["osds"]) | {osd_id})
     save_state(d, state)
     daemons.launch(d, bins["ceph-osd"], f"osd.{osd_id}")
@@ -257,14 +277,51 @@ def health_gaps(status, state):
     return gaps
 
 
+MGR_MODULE_CHECKS = ("MGR_MODULE_ERROR", "MGR_MODULE_DEPENDENCY")
+
+
+class MgrModuleFailed(ClusterError):
+    """A mgr module the lab loads cannot run; waiting longer would not help."""
+
+
+def mgr_module_gaps(mgr_dump, health_checks) -> list[str]:
+    """What keeps the mgr's modules from 'loaded' ([] when every module the lab loads can run).
+
+    Raises MgrModuleFailed naming each module that cannot run and why: the mgr lists its modules
+    (available_modules, with can_run and error_string) once it has imported them, and reports a
+    module that fails later as the health check MGR_MODULE_ERROR.
+    """
+    modules = [m for m in mgr_dump.get("available_modules", []) if m.get("name") in cconf.MGR_MODULES]
+    if not mgr_dump.get("available") or not modules:
+        return ["mgr modules not loaded yet"]
+    failed = [f"{m['name']}: {m.get('error_string') or 'cannot run'}" for m in modules
+              if not m.get("can_run", True)]
+    for check in MGR_MODULE_CHECKS:
+        if check in health_checks:
+            failed.append(f"{check}: {health_checks[check].get('summary', {}).get('message', '')}")
+    if failed:
+        raise MgrModuleFailed("the mgr's modules did not load: " + "; ".join(failed[:4]) +
+                              (f" (and {len(failed) - 4} more)" if len(failed) > 4 else "") +
+                              ". This Ceph release needs a fix in cephlab/core/releases.py; "
+                              "`ceph health detail` and the mgr log say more")
+    return []
+
+
 def wait_ready(d, client, state, timeout=HEALTHY_TIMEOUT, interval=0.2):
-    """Wait for HEALTH_OK, every OSD up and in, the mgr, all PGs active+clean (and the MDS);
-    a daemon that dies meanwhile ends the wait at once, naming its log."""
+    """Wait for HEALTH_OK, every OSD up and in, the mgr with its modules loaded, all PGs
+    active+clean (and the MDS); a daemon that dies or a mgr module that fails meanwhile ends the
+    wait at once, naming its log or the module."""
     gaps = ["no status yet"]
 
     def ready():
         try:
-            gaps[:] = health_gaps(client.mon("status"), state)
+            status = client.mon("status")
+            gaps[:] = health_gaps(status, state)
+            if status.get("mgrmap", {}).get("available"):
+                gaps[:] += mgr_module_gaps(client.mon("mgr dump"),
+                                           status.get("health", {}).get("checks", {}))
+        except MgrModuleFailed:
+            raise
         except ClusterError as e:
             gaps[:] = [str(e)]
         if gaps:
@@ -288,6 +345,11 @@ def create(d, name, osds=3, objectstore="bluestore", mds=False, progress=None):
     progress = progress or Progress(7, enabled=False)
     progress.step, progress.total = 0, 7
     bins = _bins(mds)
+    release = release_of(bins)
+    if objectstore == "filestore" and not release.filestore:
+        raise SetupError(f"FileStore OSDs cannot be created on Ceph {release.name}: ceph-osd refuses "
+                         "them since Reef (18). Use --objectstore bluestore; the labs that compare "
+                         "with FileStore use the seeds' FileStore data on this release")
     progress.stage("checking ports, disk and memory")
     check_resources(d, osds)
     state = {"name": name, "fsid": str(uuid.uuid4()), "ports": paths.choose_ports(name),
@@ -297,8 +359,8 @@ def create(d, name, osds=3, objectstore="bluestore", mds=False, progress=None):
     _start_folder(d, state)
     try:
         progress.stage(f"writing {d}/ceph.conf and keyrings (ports {state['ports']['mon_v2']}+)")
-        _write_folder(d, state, objectstore)
-        _link_mgr_modules(d, bins["ceph-mgr"])
+        _write_folder(d, state, objectstore, release)
+        _link_mgr_modules(d, bins["ceph-mgr"], release)
         uuids = {i: str(uuid.uuid4()) for i in state["osds"]}
         mkfs = {i: _spawn_osd_mkfs(d, bins, i, uuids[i]) for i in state["osds"]}
         progress.stage("creating and starting the monitor")
@@ -311,7 +373,7 @@ def create(d, name, osds=3, objectstore="bluestore", mds=False, progress=None):
         progress.stage(f"formatting and starting {osds} {objectstore} OSDs")
         for i in state["osds"]:
             run.finish(mkfs[i], f"ceph-osd --mkfs (osd.{i})")
-            _register_osd(d, client, i, uuids[i])
+            _register_osd(d, client, i, uuids[i], release)
         daemons.launch_many(d, [(bins["ceph-osd"], f"osd.{i}") for i in state["osds"]])
         progress.stage("creating CephFS and starting the MDS" if mds else "no MDS (use --mds for CephFS)")
         if mds:
@@ -432,7 +494,7 @@ def up(name=DEFAULT_NAME, osds=3, objectstore="bluestore", mds=False, dir=None, 
     d = paths.cluster_dir(name, dir)
     prog = progress if isinstance(progress, Progress) else Progress(7, enabled=bool(progress))
     # Say early (even when quiet) which labs a Ceph other than Pacific changes, not mid-lab.
-    ceph_version.note_once(paths.find_binary("ceph-mon"), log.warning)
+    releases.note_once(paths.find_binary("ceph-mon"), log.warning)
     with cluster_lock(d, "cephlab up", name=name, doing="starting it") as held:
         return _up(d, name, osds, objectstore, mds, prog, held.previous)
 

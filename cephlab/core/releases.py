@@ -1,0 +1,150 @@
+"""What each Ceph release the lab runs on can do: the one table the backends, helpers, labs and
+the caveat note read (no version checks elsewhere).
+
+Debian ships three releases the lab supports (measured in bare roots of each suite, see
+tests/setup/test_bare_system.py and ../shared/notes/ceph-releases.md):
+
+    release   Debian            what changes for the lab
+    16.2      12 bookworm       what the labs were written and first measured on
+    18.2      13 trixie         no FileStore; mClock by default; counters renamed; mgr needs
+                                object_format.py and a bcrypt stand-in; relative osd_class_dir
+    20.2      testing/unstable  as 18.2; mgr crypto runs out of process (no stand-in needed);
+                                cephx secrets are AES-256 (the mon refuses AES-128 ones)
+
+    release = releases.for_major(18)          # a Release (nearest known row for 17, 19, 21...)
+    release.filestore, release.op_queue, release.counter("write_big_bytes")
+    releases.installed(binary)                # the Release of the Ceph program `binary`, or None
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from cephlab.core import ceph_version
+
+# Perf counters the helpers read, by the name Pacific gives them -> the name in later releases
+# (BlueStore's "bluestore_" prefix dropped in Reef; the deferred pair split into issued/submitted).
+_REEF_COUNTERS = {
+    "bluestore_write_big_bytes": "write_big_bytes",
+    "bluestore_write_small_bytes": "write_small_bytes",
+    "deferred_write_bytes": "issued_deferred_write_bytes",
+}
+
+
+@dataclass(frozen=True)
+class Release:
+    """One row of the table. Every field says what the release does, not how the lab copes."""
+    major: int
+    codename: str
+    debian: str                       # the Debian suite that ships it
+    filestore: bool                   # ceph-osd --mkfs accepts --osd-objectstore filestore
+    op_queue: str                     # the OSD's default osd_op_queue
+    # option that makes mClock honour osd_max_backfills / osd_recovery_* (None: no mClock default)
+    mclock_override: str | None
+    mgr_support_files: tuple[str, ...]  # top-level .py files the mgr modules import
+    mgr_bcrypt_in_process: bool       # mgr_util imports bcrypt (PyO3: fails in sub-interpreters)
+    relative_class_dir: bool          # osd_class_dir defaults to a path relative to the cwd
+    crushtool_stats_need_num_rep: bool  # crushtool --show-statistics requires --num-rep
+    rbd_fuse_works: bool              # Debian's rbd-fuse maps an image (18.2.7: segfaults at start)
+    counters: dict[str, str] = field(default_factory=dict)  # Pacific name -> this release's name
+    # cephx secrets (type, bytes): 1 = AES-128; Tentacle's mon accepts only 2 = AES-256 ("aes256k")
+    cephx_key: tuple[int, int] = (1, 16)
+    postgresql: int = 15              # the PostgreSQL major the suite ships (lab 10)
+    python: str = "3.11"
+
+    @property
+    def name(self) -> str:
+        return f"{self.major} {self.codename}"
+
+    @property
+    def mclock_default(self) -> bool:
+        return self.op_queue == "mclock_scheduler"
+
+    def counter(self, pacific_name: str) -> str:
+        """This release's name for a perf counter Pacific calls `pacific_name`."""
+        return self.counters.get(pacific_name, pacific_name)
+
+
+TABLE: dict[int, Release] = {r.major: r for r in (
+    Release(16, "pacific", "bookworm", filestore=True, op_queue="wpq", mclock_override=None,
+            mgr_support_files=("mgr_module.py", "mgr_util.py"), mgr_bcrypt_in_process=False,
+            relative_class_dir=False, crushtool_stats_need_num_rep=False, rbd_fuse_works=True),
+    Release(18, "reef", "trixie", filestore=False, op_queue="mclock_scheduler",
+            mclock_override="osd_mclock_override_recovery_settings",
+            mgr_support_files=("mgr_module.py", "mgr_util.py", "object_format.py"),
+            mgr_bcrypt_in_process=True, relative_class_dir=True, crushtool_stats_need_num_rep=True,
+            rbd_fuse_works=False, counters=_REEF_COUNTERS, postgresql=17, python="3.13"),
+    Release(20, "tentacle", "sid", filestore=False, op_queue="mclock_scheduler",
+            mclock_override="osd_mclock_override_recovery_settings",
+            mgr_support_files=("mgr_module.py", "mgr_util.py", "object_format.py", "cherrypy_mgr.py"),
+            mgr_bcrypt_in_process=False, relative_class_dir=True, crushtool_stats_need_num_rep=True,
+            rbd_fuse_works=True, counters=_REEF_COUNTERS, cephx_key=(2, 32), postgresql=18,
+            python="3.14"),
+)}
+WRITTEN_FOR = TABLE[ceph_version.WRITTEN_FOR]
+SUPPORTED = tuple(sorted(TABLE))
+
+
+def for_major(major: int) -> Release:
+    """The row for `major`. A release not in the table takes the next newer row (Quincy 17 ->
+    Reef's: mClock by default, and no FileStore cluster is attempted, the cautious side), else
+    the newest row (21 -> Tentacle's), and anything older than Pacific takes Pacific's."""
+    if major in TABLE:
+        return TABLE[major]
+    newer = [m for m in TABLE if m > major]
+    return TABLE[min(newer)] if newer else TABLE[max(TABLE)]
+
+
+def installed(binary: str | None) -> Release | None:
+    """The Release of the Ceph program `binary` (e.g. ceph-mon's path); None when unknown."""
+    version = ceph_version.installed_ceph_release(binary) if binary else None
+    return for_major(version[0]) if version else None
+
+
+# -- what a lab does differently on a release (the caveat note and the labs read these) -----------
+FILESTORE_LABS = ("04 throttles", "07 write amplification")
+
+
+def lab_differences(release: Release, major: int | None = None) -> list[tuple[str, str]]:
+    """(lab, what it does differently on `release`); [] on the release the labs were written for.
+    major: the installed major when it is not the row's own (an older one is not supported)."""
+    out: list[tuple[str, str]] = []
+    if (release.major if major is None else major) < WRITTEN_FOR.major:
+        return [("all labs", "they are written for Pacific (16.2); older releases lack options and "
+                             "defaults the labs use; install Ceph 16.2 or later from Debian")]
+    if not release.filestore:
+        out += [(lab, f"FileStore is gone in {release.codename.title()}: its FileStore lessons come "
+                      "from the models and the seeds' data, and the measurement runs on BlueStore only")
+                for lab in FILESTORE_LABS]
+    if release.mclock_default:
+        out.append(("08 failure and recovery",
+                    f"the mClock scheduler is the default: osd_max_backfills and the recovery sleep "
+                    f"act only with {release.mclock_override}=true, which the lab sets for its "
+                    "tuned runs"))
+    if not release.rbd_fuse_works:
+        out.append(("10 PostgreSQL on RBD", "Debian's rbd-fuse crashes at start on this release; the "
+                                            "lab says so and skips its RBD-backed database"))
+    return out
+
+
+def caveat_text(release: Release, version: tuple[int, int, int, str]) -> str:
+    """The note `cephlab up` prints for this version; "" when the labs run as written."""
+    major, minor, patch, codename = version
+    diffs = lab_differences(release, major)
+    if not diffs:
+        return ""
+    head = (f"note: Ceph {major}.{minor}.{patch} {codename} is installed; the labs were written for "
+            f"16.2 pacific. What differs here:")
+    return "\n".join([head] + [f"  - lab {lab}: {why}" for lab, why in diffs])
+
+
+_noted: set = set()
+
+
+def note_once(binary: str | None, write: Callable[[str], object]) -> None:
+    """write() the differences for the Ceph of `binary` once per process (nothing on Pacific)."""
+    version = ceph_version.installed_ceph_release(binary) if binary else None
+    if version and version not in _noted:
+        _noted.add(version)
+        if text := caveat_text(for_major(version[0]), version):
+            write(text)
