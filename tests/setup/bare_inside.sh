@@ -6,18 +6,19 @@
 #
 # In the debootstrapped root $BARE_ROOT it does what a new user following README.md does, as
 # root: the README's by-hand line, the README's clone line (from $BARE_ORIGIN, the repository's
-# .git, mounted read-only), `make setup`, `cephlab up --osds 4`, the student versions of labs 01
-# and 09 with nbclient, `cephlab down`. Then, still inside the namespace, it checks that `down`
+# .git, mounted read-only), `make setup`, `cephlab up --osds 4`, the student versions of the labs
+# in $BARE_LABS (01 and 09 unless told) with nbclient, `cephlab down`. Then, still inside the namespace, it checks that `down`
 # left nothing: no process, no mount under the root, no loop device over a file in the root.
 #
-# Environment: BARE_ROOT, BARE_CACHE (persistent apt/ and pip/ caches), BARE_ORIGIN, BARE_OUT
+# Environment: BARE_ROOT, BARE_CACHE (persistent caches: pip/ and the suite's apt folder
+# $BARE_APT), BARE_LABS (labs/ folder names), BARE_ORIGIN, BARE_OUT
 # (host folder for logs and executed notebooks), BARE_BY_HAND and BARE_CLONE (the README's lines).
 # Prints "@@phase NAME SECONDS EXIT" after each phase and "@@leftover WHAT" for each leftover.
 set -uo pipefail
 
 R="$BARE_ROOT"
 REPO=/root/ceph-storage-lab
-LABS=(01-redundancy 09-cephfs-metadata)
+read -r -a LABS <<< "${BARE_LABS:-01-redundancy 09-cephfs-metadata}"
 status=0
 
 log() { printf '[bare] %s\n' "$*"; }
@@ -48,9 +49,10 @@ mount --rbind /dev "$R/dev" || exit 1
 mount -t proc proc "$R/proc" || exit 1
 mount --rbind /sys "$R/sys" || exit 1
 cp /etc/resolv.conf /etc/hosts "$R/etc/"
-mkdir -p "$BARE_CACHE/apt/partial" "$BARE_CACHE/pip" "$R/var/cache/apt/archives" "$R/root/.cache/pip" \
+APT_CACHE="$BARE_CACHE/${BARE_APT:-apt}"
+mkdir -p "$APT_CACHE/partial" "$BARE_CACHE/pip" "$R/var/cache/apt/archives" "$R/root/.cache/pip" \
     "$R/mnt/origin.git"
-mount --bind "$BARE_CACHE/apt" "$R/var/cache/apt/archives" || exit 1
+mount --bind "$APT_CACHE" "$R/var/cache/apt/archives" || exit 1
 mount --bind "$BARE_CACHE/pip" "$R/root/.cache/pip" || exit 1
 mount --bind "$BARE_ORIGIN" "$R/mnt/origin.git" && mount -o remount,bind,ro "$R/mnt/origin.git" || exit 1
 OURS_RE="^$R/(dev|proc|sys|var/cache/apt/archives|root/\.cache/pip|mnt/origin\.git)(/|$)"
@@ -63,6 +65,7 @@ cp "$(dirname "$0")/run_notebook.py" "$R/root/run_notebook.py"
 if phase "README by-hand install" in_root "$BARE_BY_HAND" &&
    phase "git clone" in_root "cd /root && $BARE_CLONE && git log -1 --format='cloned %h %s'" &&
    phase "make setup" in_root "cd $REPO && make setup"; then
+    in_root "ceph --version"
     if phase "cephlab up" in_root "cd $REPO && .venv/bin/cephlab up --osds 4"; then
         for lab in "${LABS[@]}"; do phase "lab ${lab%%-*}" run_lab "$lab"; done
     fi

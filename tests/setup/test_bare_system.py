@@ -1,6 +1,8 @@
-"""README.md's set-up, proved on a bare Debian 12.
+"""README.md's set-up, proved on a bare Debian of each release the lab supports.
 
-`debootstrap --variant=minbase bookworm` builds a minimal root (no sudo, no git, no Python, no
+One run per Debian suite, each with the Ceph it ships (cephlab.core.releases): bookworm (Debian 12,
+Pacific 16.2), trixie (Debian 13, Reef 18.2) and sid (unstable, Tentacle 20.2).
+`debootstrap --variant=minbase SUITE` builds a minimal root (no sudo, no git, no Python, no
 Ceph) in a work folder under /var/tmp. Inside it, as a new user following README.md would, as root:
 the README's by-hand line, the README's clone line (a clean clone of this checkout's committed
 HEAD), `make setup`, `cephlab up --osds 4`, the student versions of labs 01 and 09 (lab 09 runs an
@@ -11,12 +13,18 @@ lab leaves behind ends with the namespace; the leftover checks run inside it fir
 `cephlab down` cleaned up, not the namespace. The work folder is removed afterwards, also when the
 test fails.
 
+The root gets /usr/sbin/policy-rc.d answering "no" (what Debian's container images ship): a
+chroot has no systemd, and sid's ceph-mon postinst fails when it tries to restart its service.
+
 Repeated runs cost minutes: debootstrap's .debs, apt's .debs (this host's apt deletes its own
-after each install) and pip's cache live in /var/cache/cephlab-bare/, mounted into the root.
-Phase times are printed (pytest -s) and kept in test-artifacts/bare-system/times.json with the
-executed notebooks and the full log. CEPHLAB_BARE_REVISION=<commit> runs an older commit's set-up.
+after each install), per suite, and pip's cache live in /var/cache/cephlab-bare/, mounted into
+the root. Phase times are printed (pytest -s) and kept in test-artifacts/bare-system/SUITE/
+times.json with the Ceph version, the executed notebooks and the full log.
+CEPHLAB_BARE_REVISION=<commit> runs an older commit's set-up; CEPHLAB_BARE_LABS="01 02 ..." runs
+other student labs (all: every lab), e.g. to write a release's row of the README's table.
 
     bash cephlab/bootstrap.sh test tests/setup/test_bare_system.py -s     # or: make test
+    bash cephlab/bootstrap.sh test tests/setup/test_bare_system.py -s -k trixie
 """
 from __future__ import annotations
 
@@ -32,27 +40,36 @@ from pathlib import Path
 
 import pytest
 
+from cephlab.core import ceph_version, releases
+
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
-ARTIFACTS = ROOT / "test-artifacts" / "bare-system"
+ARTIFACTS_ALL = ROOT / "test-artifacts" / "bare-system"
 CACHE = Path(os.environ.get("CEPHLAB_BARE_CACHE", "/var/cache/cephlab-bare"))
 MIRROR = "http://deb.debian.org/debian"
 WORK_PREFIX = "cephlab-bare-"
-# The sources of a Debian 12 installation: the release with its updates and security suites
-# (Ceph 16.2.15+ds-0+deb12u2 comes from bookworm-updates/-security).
-SOURCES = """\
+# The apt sources of an installation of each suite: a stable release with its updates and
+# security suites (Debian 12's Ceph 16.2.15+ds-0+deb12u2 comes from bookworm-updates/-security),
+# unstable alone.
+_SUITE = """\
 Types: deb
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb
-URIs: http://deb.debian.org/debian-security
-Suites: bookworm-security
+URIs: http://deb.debian.org/{archive}
+Suites: {suites}
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 """
+
+
+def sources(suite: str) -> str:
+    if suite == "sid":
+        return _SUITE.format(archive="debian", suites="sid")
+    return (_SUITE.format(archive="debian", suites=f"{suite} {suite}-updates") + "\n" +
+            _SUITE.format(archive="debian-security", suites=f"{suite}-security"))
+
+
+SUITES = tuple(r.debian for r in releases.TABLE.values())      # bookworm, trixie, sid
+DEFAULT_LABS = "01-redundancy 09-cephfs-metadata"
+POLICY_RC_D = "#!/bin/sh\n# written by tests/setup/test_bare_system.py: no service starts in this root\nexit 101\n"
 # bootstrap.sh's own report of its two phases
 SETUP_STEP = re.compile(r"\[cephlab\].*?(OS packages|Python environment) ready in (\d+) s")
 # This machine's own network settings, which any new user of it has too, so the root gets
@@ -145,6 +162,9 @@ def _stream(args, phases: Phases, log, env=None, timeout=None, result=None):
                 print(line, end="", flush=True)
             elif m := SETUP_STEP.search(line):   # bootstrap.sh's own "... ready in N s"
                 phases.add(f"make setup: {m[1]}", m[2], 0)
+            elif line.startswith("ceph version ") and result is not None:
+                result["ceph"] = line.strip()
+                print(line, end="", flush=True)
             elif line.startswith("cloned ") and result is not None:
                 result["cloned"] = line[len("cloned "):].strip()
                 print(line, end="", flush=True)
@@ -158,10 +178,24 @@ def _stream(args, phases: Phases, log, env=None, timeout=None, result=None):
     return rc, leftovers, "".join(tail)
 
 
+def lab_folders(spec: str) -> str:
+    """CEPHLAB_BARE_LABS ("01 09", "all") -> the labs/ folder names bare_inside.sh runs."""
+    folders = sorted(p.name for p in (ROOT / "labs").iterdir() if p.is_dir() and p.name[:2].isdigit())
+    if spec.strip() == "all":
+        return " ".join(folders)
+    wanted = spec.split()
+    chosen = [f for f in folders if f in wanted or f[:2] in wanted]
+    assert len(chosen) == len(wanted), f"CEPHLAB_BARE_LABS={spec!r}: labs are {', '.join(folders)}"
+    return " ".join(chosen)
+
+
 @pytest.mark.baresystem
 @pytest.mark.timeout(2400)
-def test_readme_setup_on_bare_debian_runs_labs_01_and_09_and_down_leaves_nothing():
+@pytest.mark.parametrize("suite", SUITES)
+def test_readme_setup_on_bare_debian_runs_the_labs_and_down_leaves_nothing(suite):
     _skip_unless_possible()
+    ARTIFACTS = ARTIFACTS_ALL / suite
+    labs = lab_folders(os.environ.get("CEPHLAB_BARE_LABS", DEFAULT_LABS))
     by_hand, clone = readme_lines()
     by_hand_as_root = by_hand.replace("sudo ", "")   # the README: as root, without sudo
     clone = clone.replace("<this repository>", "file:///mnt/origin.git")
@@ -173,7 +207,7 @@ def test_readme_setup_on_bare_debian_runs_labs_01_and_09_and_down_leaves_nothing
                           text=True).stdout.strip()
 
     _sweep_stale_work_folders()
-    for sub in ("debootstrap", "apt/partial", "pip"):
+    for sub in (f"debootstrap-{suite}", f"apt-{suite}/partial", "pip"):
         (CACHE / sub).mkdir(parents=True, exist_ok=True)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for old in ARTIFACTS.glob("*"):
@@ -181,7 +215,8 @@ def test_readme_setup_on_bare_debian_runs_labs_01_and_09_and_down_leaves_nothing
     work = Path(tempfile.mkdtemp(prefix=WORK_PREFIX, dir="/var/tmp"))
     rootfs = work / "root"
     phases = Phases()
-    result = {"head_at_start": head, "by_hand": by_hand_as_root, "clone": clone}
+    result = {"suite": suite, "head_at_start": head, "by_hand": by_hand_as_root, "clone": clone,
+              "labs": labs}
     # A CI job cancelled with SIGTERM still cleans up: the signal unwinds through the finally.
     sigterm = signal.signal(signal.SIGTERM, _interrupt)
     try:
@@ -190,13 +225,16 @@ def test_readme_setup_on_bare_debian_runs_labs_01_and_09_and_down_leaves_nothing
             # root go away with it even if it fails halfway.
             t = time.monotonic()
             rc, _, tail = _stream(["unshare", "--mount", "--propagation", "private",
-                                   "debootstrap", "--variant=minbase", f"--cache-dir={CACHE / 'debootstrap'}",
-                                   "bookworm", str(rootfs), MIRROR], phases, log, timeout=900)
+                                   "debootstrap", "--variant=minbase",
+                                   f"--cache-dir={CACHE / f'debootstrap-{suite}'}",
+                                   suite, str(rootfs), MIRROR], phases, log, timeout=900)
             phases.add("debootstrap", time.monotonic() - t, rc)
             assert rc == 0, f"debootstrap failed:\n{tail[-4000:]}"
 
             (rootfs / "etc/apt/sources.list").unlink(missing_ok=True)
-            (rootfs / "etc/apt/sources.list.d/debian.sources").write_text(SOURCES)
+            (rootfs / "etc/apt/sources.list.d/debian.sources").write_text(sources(suite))
+            (rootfs / "usr/sbin/policy-rc.d").write_text(POLICY_RC_D)
+            (rootfs / "usr/sbin/policy-rc.d").chmod(0o755)
             for host_file in map(Path, HOST_NETWORK_FILES):
                 if host_file.is_dir():
                     shutil.copytree(host_file, rootfs / host_file.relative_to("/"), dirs_exist_ok=True)
@@ -204,7 +242,8 @@ def test_readme_setup_on_bare_debian_runs_labs_01_and_09_and_down_leaves_nothing
                     shutil.copy(host_file, rootfs / host_file.relative_to("/"))
 
             env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
-                   "BARE_ROOT": str(rootfs), "BARE_CACHE": str(CACHE), "BARE_ORIGIN": str(origin),
+                   "BARE_ROOT": str(rootfs), "BARE_CACHE": str(CACHE), "BARE_APT": f"apt-{suite}",
+                   "BARE_LABS": labs, "BARE_ORIGIN": str(origin),
                    "BARE_OUT": str(ARTIFACTS), "BARE_BY_HAND": by_hand_as_root, "BARE_CLONE": clone}
             rc, leftovers, tail = _stream(
                 ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--mount",
@@ -212,6 +251,9 @@ def test_readme_setup_on_bare_debian_runs_labs_01_and_09_and_down_leaves_nothing
                 phases, log, env=env, timeout=2100, result=result)
         result["leftovers"] = leftovers
         failed = [p["phase"] for p in phases.times if p["exit"] != 0]
+        want = next(r for r in releases.TABLE.values() if r.debian == suite)
+        assert "ceph" in result and ceph_version.parse_version(result["ceph"])[0] == want.major, (
+            f"{suite} should bring Ceph {want.name}, the root has {result.get('ceph', 'no ceph')}")
         assert rc == 0 and not failed and not leftovers, (
             f"bare-system run failed (phases: {failed or 'none'}; leftovers: {leftovers or 'none'}):\n"
             f"{phases.table()}\n--- last lines (whole log: {ARTIFACTS / 'log.txt'}):\n{tail[-8000:]}")
