@@ -34,7 +34,7 @@ from cephlab.cluster.full import Fullness
 from cephlab.cluster.measure import Measuring
 from cephlab.cluster.pools import Pools
 from cephlab.cluster.tuning import Tuning
-from cephlab.core import report
+from cephlab.core import ceph_version, releases, report
 from cephlab.core.errors import ClusterError, ClusterFull, ClusterNotRunning, SetupError
 from cephlab.core.names import DEFAULT_NAME, default_cluster_name
 
@@ -229,6 +229,13 @@ class Cluster(Pools, Tuning, Measuring, Faults, Fullness):
 
     def status(self) -> dict[str, Any]:
         return self.client.mon("status")
+
+    def release(self) -> releases.Release:
+        """The row of cephlab.core.releases for the Ceph the mon runs (what this cluster can do)."""
+        if getattr(self, "_release", None) is None:
+            version = ceph_version.parse_version(self.client.mon("version")["version"])
+            self._release = releases.for_major(version[0])
+        return self._release
 
     def health(self) -> str:
         """"HEALTH_OK", "HEALTH_WARN" or "HEALTH_ERR"."""

@@ -23,7 +23,8 @@ from models import data
 log = logging.getLogger(__name__)
 MIB = 1024 * 1024
 
-# (perf dump section, counter) -> the name used here. Sums over OSDs.
+# (perf dump section, counter as Pacific names it) -> the name used here. Sums over OSDs; later
+# releases' names come from cephlab.core.releases.
 COUNTERS = {
     ("osd", "op_w_in_bytes"): "client_in",              # bytes clients sent to primaries
     ("bluefs", "bytes_written_wal"): "rocksdb_wal",
@@ -53,10 +54,11 @@ def prefill_image(cluster, pool, image, size_mib, chunk_mib=4):
 def counters(cluster, osds):
     """{name: sum over osds} for the COUNTERS an OSD has (BlueStore or FileStore)."""
     total: dict[str, float] = {}
+    release = cluster.release()
     for osd in osds:
         dump = cluster.perf_dump(osd)
         for (section, counter), name in COUNTERS.items():
-            value = dump.get(section, {}).get(counter)
+            value = dump.get(section, {}).get(release.counter(counter))
             if value is None:
                 continue
             if isinstance(value, dict):          # long-running averages keep their total in sum

@@ -5,6 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from cephlab.core import releases
 from cephlab.helpers import waf
 
 MIB = waf.MIB
@@ -25,6 +26,9 @@ class FakeCluster:
         yield w
         rate = self.background.pop(0) if self.background else 0.0
         w["delta"] = {0: rate * MIB * 0.5, 1: 0}              # over the 0.5 s sampling window
+
+    def release(self):
+        return releases.WRITTEN_FOR
 
     def perf_dump(self, osd):
         return {"bluefs": {"bytes_written_sst": self.totals["rocksdb_sst"] if osd == 0 else 0,
