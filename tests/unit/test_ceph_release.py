@@ -61,8 +61,8 @@ def test_reef_and_later_have_no_filestore_and_default_to_mclock():
         rel = releases.for_major(major)
         assert not rel.filestore and rel.mclock_default
         assert rel.mclock_override == "osd_mclock_override_recovery_settings"
-        assert labs(major)[:3] == ["04", "07", "08"]
-        assert "FileStore is gone" in dict(releases.lab_differences(rel))["07 write amplification"]
+        assert labs(major)[:4] == ["04", "07", "06", "08"]
+        assert "cannot be created" in dict(releases.lab_differences(rel))["07 write amplification"]
     assert releases.for_major(16).filestore and not releases.for_major(16).mclock_default
 
 
@@ -86,8 +86,8 @@ def test_the_note_names_the_release_and_each_lab_on_its_own_line():
     lines = releases.caveat_text(releases.for_major(18), version).splitlines()
     assert lines[0].startswith("note: Ceph 18.2.7 reef is installed; the labs were written for 16.2")
     assert [line.split(":")[0] for line in lines[1:]] == [
-        "  - lab 04 throttles", "  - lab 07 write amplification", "  - lab 08 failure and recovery",
-        "  - lab 10 PostgreSQL on RBD"]
+        "  - lab 04 throttles", "  - lab 07 write amplification", "  - lab 06 capacity",
+        "  - lab 08 failure and recovery", "  - lab 10 PostgreSQL on RBD"]
 
 
 @pytest.mark.parametrize("major, kind", [(16, (1, 16)), (18, (1, 16)), (20, (2, 32))])

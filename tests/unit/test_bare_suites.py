@@ -1,0 +1,26 @@
+"""The bare-system test's per-suite pieces without debootstrap (fast tier): one run per Debian
+suite of the release table, each suite's apt sources, and the lab list a run takes."""
+import pytest
+
+from tests.setup import test_bare_system as bare
+
+
+def test_one_run_per_suite_of_the_release_table():
+    assert bare.SUITES == ("bookworm", "trixie", "sid")
+
+
+def test_a_stable_suite_has_its_updates_and_security_unstable_has_neither():
+    trixie = bare.sources("trixie")
+    assert "Suites: trixie trixie-updates" in trixie and "Suites: trixie-security" in trixie
+    assert "debian-security" in trixie and "bookworm" not in trixie
+    sid = bare.sources("sid")
+    assert "Suites: sid\n" in sid and "security" not in sid and "updates" not in sid
+
+
+def test_lab_lists():
+    assert bare.lab_folders(bare.DEFAULT_LABS) == "01-redundancy 09-cephfs-metadata"
+    assert bare.lab_folders("09 01") == "01-redundancy 09-cephfs-metadata"
+    every = bare.lab_folders("all").split()
+    assert len(every) == 12 and every[0].startswith("00-") and every[-1].startswith("11-")
+    with pytest.raises(AssertionError, match="labs are 00-welcome"):
+        bare.lab_folders("01 99")
