@@ -441,13 +441,13 @@ from tqdm.auto import tqdm
 
 from cephlab.helpers import experiment
 from cephlab.helpers.lab import LabSession, connect
-from cephlab.helpers.database import DatabaseBench, remove_leftovers_of
+from cephlab.helpers.database import DatabaseBench, bench_pool, remove_leftovers_of
 from cephlab.helpers.diskbench import cpu_meter
 
 c = connect()
 remove_leftovers_of(c)          # servers and mounts of an unfinished run, before its pool goes
 lab = LabSession("10", min_osds=3, cluster=c)
-pool = lab.replicated_pool("db", size=3, pg_num=32, application=None)
+pool = bench_pool(lab, size=3, pg_num=32)
 bench = DatabaseBench(c, pool)
 bench.setup()
 fsync_local = bench.fsync_ms("local")

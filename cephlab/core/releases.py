@@ -48,7 +48,9 @@ class Release:
     mgr_bcrypt_in_process: bool       # mgr_util imports bcrypt (PyO3: fails in sub-interpreters)
     relative_class_dir: bool          # osd_class_dir defaults to a path relative to the cwd
     crushtool_stats_need_num_rep: bool  # crushtool --show-statistics requires --num-rep
-    rbd_fuse_works: bool              # Debian's rbd-fuse maps an image (18.2.7: segfaults at start)
+    # rbd-fuse accepts its options (-c, -p); Debian's 18.2.7 crashes parsing any of them (libfuse3's
+    # fuse_opt_parse) but runs without: the default pool `rbd`, the config from $CEPH_CONF
+    rbd_fuse_takes_options: bool
     counters: dict[str, str] = field(default_factory=dict)  # Pacific name -> this release's name
     # cephx secrets (type, bytes): 1 = AES-128; Tentacle's mon accepts only 2 = AES-256 ("aes256k")
     cephx_key: tuple[int, int] = (1, 16)
@@ -71,17 +73,17 @@ class Release:
 TABLE: dict[int, Release] = {r.major: r for r in (
     Release(16, "pacific", "bookworm", filestore=True, op_queue="wpq", mclock_override=None,
             mgr_support_files=("mgr_module.py", "mgr_util.py"), mgr_bcrypt_in_process=False,
-            relative_class_dir=False, crushtool_stats_need_num_rep=False, rbd_fuse_works=True),
+            relative_class_dir=False, crushtool_stats_need_num_rep=False, rbd_fuse_takes_options=True),
     Release(18, "reef", "trixie", filestore=False, op_queue="mclock_scheduler",
             mclock_override="osd_mclock_override_recovery_settings",
             mgr_support_files=("mgr_module.py", "mgr_util.py", "object_format.py"),
             mgr_bcrypt_in_process=True, relative_class_dir=True, crushtool_stats_need_num_rep=True,
-            rbd_fuse_works=False, counters=_REEF_COUNTERS, postgresql=17, python="3.13"),
+            rbd_fuse_takes_options=False, counters=_REEF_COUNTERS, postgresql=17, python="3.13"),
     Release(20, "tentacle", "sid", filestore=False, op_queue="mclock_scheduler",
             mclock_override="osd_mclock_override_recovery_settings",
             mgr_support_files=("mgr_module.py", "mgr_util.py", "object_format.py", "cherrypy_mgr.py"),
             mgr_bcrypt_in_process=False, relative_class_dir=True, crushtool_stats_need_num_rep=True,
-            rbd_fuse_works=True, counters=_REEF_COUNTERS, cephx_key=(2, 32), postgresql=18,
+            rbd_fuse_takes_options=True, counters=_REEF_COUNTERS, cephx_key=(2, 32), postgresql=18,
             python="3.14"),
 )}
 WRITTEN_FOR = TABLE[ceph_version.WRITTEN_FOR]
@@ -130,10 +132,10 @@ def lab_differences(release: Release, major: int | None = None) -> list[tuple[st
                     f"{release.mclock_override}=true, so the measured recovery (about 0 s) fails the "
                     "model. For the behaviour the lab teaches: `ceph config set osd osd_op_queue wpq`, "
                     "then `cephlab down --keep` and `cephlab up`"))
-    if not release.rbd_fuse_works:
-        out.append(("10 PostgreSQL on RBD", "Debian's rbd-fuse crashes at start (in libfuse3's option "
-                                            "parser), so the Ceph-backed database cannot be built: the "
-                                            "models and the cells before it run"))
+    if not release.rbd_fuse_takes_options:
+        out.append(("10 PostgreSQL on RBD", "Debian's rbd-fuse crashes when given any option, so the "
+                                            "lab's image lives in the pool named rbd (rbd-fuse's "
+                                            "default) and a pool of that name must not exist already"))
     return out
 
 

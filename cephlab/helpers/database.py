@@ -1,5 +1,6 @@
 """A PostgreSQL server on Ceph and one on the local disk, for lab 10 (database on Ceph).
 
+    pool = bench_pool(lab, size=3, pg_num=32)     # the lab's pool ("rbd" where rbd-fuse takes no options)
     bench = DatabaseBench(cluster, pool)          # root only: loop device + mount (see below)
     bench.setup()                                 # RBD image -> ext4, two servers, pgbench tables
     bench.fsync_ms("ceph"), bench.fsync_ms("local")        # one 8 KiB WAL-like write + fdatasync
@@ -60,6 +61,34 @@ def pg_bin_dir():
     raise SetupError(f"PostgreSQL is not installed (no pg_ctl found): {INSTALL_HINT}")
 
 
+RBD_FUSE_POOL = "rbd"                # the pool rbd-fuse maps when it is given no -p
+
+
+def bench_pool(lab, **kw) -> str:
+    """The lab's pool for the database image, made through `lab` (so its clean-up removes it):
+    "<prefix>db", or, where the release's rbd-fuse takes no options (cephlab.core.releases),
+    the pool named rbd that rbd-fuse maps by default, which must not exist yet (it would be
+    someone else's: an unfinished run of this lab is undone when its LabSession starts)."""
+    if lab.cluster.release().rbd_fuse_takes_options:
+        return lab.replicated_pool("db", application=None, **kw)
+    if RBD_FUSE_POOL in lab.cluster.pools():
+        raise SetupError(f"on Ceph {lab.cluster.release().name} rbd-fuse maps only the pool named "
+                         f"{RBD_FUSE_POOL!r} (it crashes when given -p), and that pool exists already "
+                         "and is not this lab's. Rename it (`ceph osd pool rename rbd my-rbd`) or run "
+                         "the lab on another cluster")
+    return lab.resources.replicated_pool(RBD_FUSE_POOL, application=None, **kw)
+
+
+def rbd_fuse_command(release, conf, pool, mountpoint) -> tuple[list[str], dict | None]:
+    """(argv, env) that make rbd-fuse show `pool`'s images in `mountpoint` on `release`."""
+    if release.rbd_fuse_takes_options:
+        return ["rbd-fuse", "-c", str(conf), "-p", pool, str(mountpoint)], None
+    if pool != RBD_FUSE_POOL:
+        raise SetupError(f"rbd-fuse of Ceph {release.name} maps only the pool {RBD_FUSE_POOL!r}, "
+                         f"not {pool!r}: make the pool with database.bench_pool(lab)")
+    return ["rbd-fuse", str(mountpoint)], {**os.environ, "CEPH_CONF": str(conf)}
+
+
 class DatabaseBench:
     """Two PostgreSQL servers with pgbench tables: one on an RBD image, one on the local disk."""
 
@@ -91,7 +120,8 @@ class DatabaseBench:
             self.start(name)
 
     def _mount_rbd(self):
-        run.run(["rbd-fuse", "-c", self.cluster.conf, "-p", self.pool, str(self.rbd_dir)], what="rbd-fuse")
+        argv, env = rbd_fuse_command(self.cluster.release(), self.cluster.conf, self.pool, self.rbd_dir)
+        run.run(argv, env=env, what="rbd-fuse")
         image_file = self.rbd_dir / self.image
         poll_until(image_file.exists, 10, f"rbd-fuse showing {self.pool}/{self.image} in {self.rbd_dir}",
                    interval=0.1)

@@ -77,6 +77,17 @@ def test_only_reef_s_rbd_fuse_is_broken():
     assert labs(18)[-1] == "10" and "10" not in labs(20)
 
 
+def test_rbd_fuse_without_options_maps_only_the_default_pool(tmp_path):
+    from cephlab.core.errors import SetupError
+    from cephlab.helpers import database
+    argv, env = database.rbd_fuse_command(releases.for_major(16), "/c/ceph.conf", "lab10-db", tmp_path)
+    assert argv == ["rbd-fuse", "-c", "/c/ceph.conf", "-p", "lab10-db", str(tmp_path)] and env is None
+    argv, env = database.rbd_fuse_command(releases.for_major(18), "/c/ceph.conf", "rbd", tmp_path)
+    assert argv == ["rbd-fuse", str(tmp_path)] and env["CEPH_CONF"] == "/c/ceph.conf"
+    with pytest.raises(SetupError, match="maps only the pool 'rbd', not 'lab10-db'"):
+        database.rbd_fuse_command(releases.for_major(18), "/c/ceph.conf", "lab10-db", tmp_path)
+
+
 def test_older_than_pacific_is_not_supported():
     assert labs(15) == ["all"]
 
