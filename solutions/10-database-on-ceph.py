@@ -588,7 +588,7 @@ steps
 #   single client's time on Ceph from the two flush measurements. On a quiet host it lands close;
 #   under load the measurement has come out up to 2.3x the model, because the sum leaves out the
 #   OSDs' waits for a free core, so the check allows up to 2.5x above the model and, for the
-#   noise of the separately measured inputs, down to 0.45x below it. The local/Ceph gap at
+#   noise of the separately measured inputs, down to a little under half of it. The local/Ceph gap at
 #   one client is the gap between the flushes.
 # - **More clients help Ceph more than the local disk.** Every measurement stayed under the
 #   closed-loop bound *N / R0*. The local server saturates its CPU after a few clients (its time
