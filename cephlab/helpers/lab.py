@@ -20,7 +20,7 @@ from typing import Any
 
 from cephlab.cluster.api import Cluster
 from cephlab.cluster.pools import Resources
-from cephlab.core import report
+from cephlab.core import releases, report
 from cephlab.core.errors import ClusterError
 from cephlab.core.lock import Lock, LockBusy, file_lock
 from cephlab.core.names import default_cluster_name
@@ -65,12 +65,21 @@ class LabSession:
         with self._journals():
             self._undo_unfinished_runs()
         self._require_osds(min_osds)
+        self._say_what_this_release_changes(lab_id)
         self._remove_leftovers()
         self.resources = Resources(self.cluster)
         self.tuning = self.cluster.tuning().__enter__()
         self.stopped = set()
         self.added_osds = []
         self.full_ratios_before = None
+
+    def _say_what_this_release_changes(self, lab_id):
+        """Print, first thing, what this lab does differently on the cluster's Ceph release
+        (cephlab.core.releases); nothing on the release the labs were written for."""
+        release = self.cluster.release()
+        for lab, why in releases.lab_differences(release):
+            if lab.split()[0] in (str(lab_id), "all"):
+                log.warning(f"note: on Ceph {release.name} lab {lab}: {why}")
 
     def _require_osds(self, n):
         have = len(self.cluster.ceph("osd", "ls"))

@@ -61,7 +61,7 @@ def test_reef_and_later_have_no_filestore_and_default_to_mclock():
         rel = releases.for_major(major)
         assert not rel.filestore and rel.mclock_default
         assert rel.mclock_override == "osd_mclock_override_recovery_settings"
-        assert labs(major)[:4] == ["04", "07", "06", "08"]
+        assert labs(major)[:5] == ["04", "07", "03", "06", "08"]
         assert "cannot be created" in dict(releases.lab_differences(rel))["07 write amplification"]
     assert releases.for_major(16).filestore and not releases.for_major(16).mclock_default
 
@@ -73,8 +73,8 @@ def test_counter_names_follow_the_release():
     assert releases.for_major(18).counter("op_w") == "op_w"           # unchanged names pass through
 
 
-def test_only_reef_s_rbd_fuse_is_broken():
-    assert labs(18)[-1] == "10" and "10" not in labs(20)
+def test_rbd_fuse_takes_no_options_after_pacific():
+    assert labs(18)[-1] == labs(20)[-1] == "10" and "10" not in labs(16)
 
 
 def test_rbd_fuse_without_options_maps_only_the_default_pool(tmp_path):
@@ -97,7 +97,7 @@ def test_the_note_names_the_release_and_each_lab_on_its_own_line():
     lines = releases.caveat_text(releases.for_major(18), version).splitlines()
     assert lines[0].startswith("note: Ceph 18.2.7 reef is installed; the labs were written for 16.2")
     assert [line.split(":")[0] for line in lines[1:]] == [
-        "  - lab 04 throttles", "  - lab 07 write amplification", "  - lab 06 capacity",
+        "  - lab 04 throttles", "  - lab 07 write amplification", "  - lab 03 disk IOPS", "  - lab 06 capacity",
         "  - lab 08 failure and recovery", "  - lab 10 PostgreSQL on RBD"]
 
 
