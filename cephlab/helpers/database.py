@@ -79,14 +79,14 @@ def bench_pool(lab, **kw) -> str:
     return lab.resources.replicated_pool(RBD_FUSE_POOL, application=None, **kw)
 
 
-def rbd_fuse_command(release, conf, pool, mountpoint) -> tuple[list[str], dict | None]:
-    """(argv, env) that make rbd-fuse show `pool`'s images in `mountpoint` on `release`."""
+def rbd_fuse_args(release, conf, pool, mountpoint) -> tuple[list[str], dict | None]:
+    """(arguments, env) that make rbd-fuse show `pool`'s images in `mountpoint` on `release`."""
     if release.rbd_fuse_takes_options:
-        return ["rbd-fuse", "-c", str(conf), "-p", pool, str(mountpoint)], None
+        return ["-c", str(conf), "-p", pool, str(mountpoint)], None
     if pool != RBD_FUSE_POOL:
         raise SetupError(f"rbd-fuse of Ceph {release.name} maps only the pool {RBD_FUSE_POOL!r}, "
                          f"not {pool!r}: make the pool with database.bench_pool(lab)")
-    return ["rbd-fuse", str(mountpoint)], {**os.environ, "CEPH_CONF": str(conf)}
+    return [str(mountpoint)], {**os.environ, "CEPH_CONF": str(conf)}
 
 
 class DatabaseBench:
@@ -120,8 +120,8 @@ class DatabaseBench:
             self.start(name)
 
     def _mount_rbd(self):
-        argv, env = rbd_fuse_command(self.cluster.release(), self.cluster.conf, self.pool, self.rbd_dir)
-        run.run(argv, env=env, what="rbd-fuse")
+        args, env = rbd_fuse_args(self.cluster.release(), self.cluster.conf, self.pool, self.rbd_dir)
+        run.run(["rbd-fuse", *args], env=env, what="rbd-fuse")
         image_file = self.rbd_dir / self.image
         poll_until(image_file.exists, 10, f"rbd-fuse showing {self.pool}/{self.image} in {self.rbd_dir}",
                    interval=0.1)

@@ -80,12 +80,12 @@ def test_rbd_fuse_takes_no_options_after_pacific():
 def test_rbd_fuse_without_options_maps_only_the_default_pool(tmp_path):
     from cephlab.core.errors import SetupError
     from cephlab.helpers import database
-    argv, env = database.rbd_fuse_command(releases.for_major(16), "/c/ceph.conf", "lab10-db", tmp_path)
-    assert argv == ["rbd-fuse", "-c", "/c/ceph.conf", "-p", "lab10-db", str(tmp_path)] and env is None
-    argv, env = database.rbd_fuse_command(releases.for_major(18), "/c/ceph.conf", "rbd", tmp_path)
-    assert argv == ["rbd-fuse", str(tmp_path)] and env["CEPH_CONF"] == "/c/ceph.conf"
+    args, env = database.rbd_fuse_args(releases.for_major(16), "/c/ceph.conf", "lab10-db", tmp_path)
+    assert args == ["-c", "/c/ceph.conf", "-p", "lab10-db", str(tmp_path)] and env is None
+    args, env = database.rbd_fuse_args(releases.for_major(18), "/c/ceph.conf", "rbd", tmp_path)
+    assert args == [str(tmp_path)] and env["CEPH_CONF"] == "/c/ceph.conf"
     with pytest.raises(SetupError, match="maps only the pool 'rbd', not 'lab10-db'"):
-        database.rbd_fuse_command(releases.for_major(18), "/c/ceph.conf", "lab10-db", tmp_path)
+        database.rbd_fuse_args(releases.for_major(18), "/c/ceph.conf", "lab10-db", tmp_path)
 
 
 def test_older_than_pacific_is_not_supported():
