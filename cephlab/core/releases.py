@@ -12,7 +12,7 @@ tests/setup/test_bare_system.py and the project notes on Ceph releases):
                                 cephx secrets are AES-256 (the mon refuses AES-128 ones)
 
     release = releases.for_major(18)          # a Release (nearest known row for 17, 19, 21...)
-    release.filestore, release.op_queue, release.counter("write_big_bytes")
+    release.filestore, release.op_queue, release.counter("bluestore_write_big_bytes")
     releases.installed(binary)                # the Release of the Ceph program `binary`, or None
 """
 from __future__ import annotations

@@ -348,8 +348,8 @@ def create(d, name, osds=3, objectstore="bluestore", mds=False, progress=None):
     release = release_of(bins)
     if objectstore == "filestore" and not release.filestore:
         raise SetupError(f"FileStore OSDs cannot be created on Ceph {release.name}: ceph-osd refuses "
-                         "them since Reef (18). Use --objectstore bluestore; the labs that compare "
-                         "with FileStore use the seeds' FileStore data on this release")
+                         "them since Reef (18). Use --objectstore bluestore; a FileStore cluster "
+                         "needs Ceph 16.2 Pacific (Debian 12's packages)")
     progress.stage("checking ports, disk and memory")
     check_resources(d, osds)
     state = {"name": name, "fsid": str(uuid.uuid4()), "ports": paths.choose_ports(name),
