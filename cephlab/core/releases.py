@@ -54,8 +54,6 @@ class Release:
     counters: dict[str, str] = field(default_factory=dict)  # Pacific name -> this release's name
     # cephx secrets (type, bytes): 1 = AES-128; Tentacle's mon accepts only 2 = AES-256 ("aes256k")
     cephx_key: tuple[int, int] = (1, 16)
-    postgresql: int = 15              # the PostgreSQL major the suite ships (lab 10)
-    python: str = "3.11"
 
     @property
     def name(self) -> str:
@@ -78,16 +76,14 @@ TABLE: dict[int, Release] = {r.major: r for r in (
             mclock_override="osd_mclock_override_recovery_settings",
             mgr_support_files=("mgr_module.py", "mgr_util.py", "object_format.py"),
             mgr_bcrypt_in_process=True, relative_class_dir=True, crushtool_stats_need_num_rep=True,
-            rbd_fuse_takes_options=False, counters=_REEF_COUNTERS, postgresql=17, python="3.13"),
+            rbd_fuse_takes_options=False, counters=_REEF_COUNTERS),
     Release(20, "tentacle", "sid", filestore=False, op_queue="mclock_scheduler",
             mclock_override="osd_mclock_override_recovery_settings",
             mgr_support_files=("mgr_module.py", "mgr_util.py", "object_format.py", "cherrypy_mgr.py"),
             mgr_bcrypt_in_process=False, relative_class_dir=True, crushtool_stats_need_num_rep=True,
-            rbd_fuse_takes_options=False, counters=_REEF_COUNTERS, cephx_key=(2, 32), postgresql=18,
-            python="3.14"),
+            rbd_fuse_takes_options=False, counters=_REEF_COUNTERS, cephx_key=(2, 32)),
 )}
 WRITTEN_FOR = TABLE[ceph_version.WRITTEN_FOR]
-SUPPORTED = tuple(sorted(TABLE))
 
 
 def for_major(major: int) -> Release:

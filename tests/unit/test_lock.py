@@ -132,10 +132,10 @@ def test_the_lock_file_is_private_beside_the_folder_and_goes_with_it(tmp_path):
 def test_the_marker_is_written_before_anything_else(tmp_path, monkeypatch):
     seen = []
 
-    def cut_off(d, state, objectstore, release):   # the first step after the marker
+    def cut_off(d, state, objectstore, *release):  # the first step after the marker
         seen.append((native.load_state(d), sorted(p.name for p in Path(d).iterdir())))
         raise KeyboardInterrupt
-    monkeypatch.setattr(native, "_bins", lambda mds: {})
+    monkeypatch.setattr(native, "_bins", lambda mds: {"ceph-osd": "/usr/bin/ceph-osd"})
     monkeypatch.setattr(native, "check_resources", lambda d, osds: None)
     monkeypatch.setattr(native, "_write_folder", cut_off)
     with pytest.raises(KeyboardInterrupt):

@@ -153,11 +153,10 @@ def _start_folder(d, state):
     save_state(d, state)
 
 
-def _write_folder(d, state, objectstore, release):
+def _write_folder(d, state, objectstore, release, class_dir=None):
     d = Path(d)
     for sub in SUBDIRS:
         (d / sub).mkdir(parents=True, exist_ok=True)
-    class_dir = _class_dir(paths.find_binary("ceph-osd") or "/usr/bin/ceph-osd", release)
     (d / "ceph.conf").write_text(cconf.ceph_conf(d, state["fsid"], state["ports"], objectstore,
                                                  class_dir))
     keys = {e: cconf.make_key(release.cephx_key) for e in ("mon.", "client.admin", "mgr.x", "mds.a")}
@@ -359,7 +358,7 @@ def create(d, name, osds=3, objectstore="bluestore", mds=False, progress=None):
     _start_folder(d, state)
     try:
         progress.stage(f"writing {d}/ceph.conf and keyrings (ports {state['ports']['mon_v2']}+)")
-        _write_folder(d, state, objectstore, release)
+        _write_folder(d, state, objectstore, release, _class_dir(bins["ceph-osd"], release))
         _link_mgr_modules(d, bins["ceph-mgr"], release)
         uuids = {i: str(uuid.uuid4()) for i in state["osds"]}
         mkfs = {i: _spawn_osd_mkfs(d, bins, i, uuids[i]) for i in state["osds"]}
