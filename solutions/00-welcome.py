@@ -608,10 +608,11 @@ measured
 # apart at all: only if they differ by more than the run's blur, the run-queue wait per write
 # (which neither model has and which can add that much) plus the p10-p90 spread of the writes.
 # This is a measurement with no pass/fail claim: on a loopback "network" and a flash-backed
-# "disk" the two models differ by about one hop and one disk commit, which a run-queue wait of a
-# few milliseconds swamps, and then no tolerance could accept Ceph's model and reject the serial
-# one (the "tells apart" column says whether your run could). The fan-out itself was shown
-# exactly by the counters above.
+# "disk" the two models differ by one disk commit at size 2 and, at size 3, by one replica's
+# round trip (two hops and that replica's OSD CPU time) plus two disk commits. A run-queue wait
+# that grows with the copies can swamp that, and then no tolerance could accept Ceph's model and
+# reject the serial one (the "tells apart" column says whether your run could). The fan-out
+# itself was shown exactly by the counters above.
 
 # %% tags=["nbval-ignore-output"]
 latency = model_vs_measured(timing, disk_ms, LOOPBACK_ONE_WAY_MS)

@@ -667,9 +667,11 @@ placement.assert_agree()
 # - **Placement is a computation.** From the two maps alone, the model named the PG and the
 #   OSDs of every object exactly as `ceph osd map` did, and predicted every PG's up set — there
 #   is no lookup table to consult, which is seed 000's "no metadata bottleneck".
-# - **Spread.** The fewer PGs per OSD, the further the fullest OSD sits above the average; the
-#   statistics of distinct-OSD sets predict how far on average, CRUSH itself predicts the exact
-#   counts. Seed 002's `MIN/MAX VAR 0.66/1.36` is what too few PGs per OSD looks like.
+# - **Spread.** The fewer PGs per OSD, the further the fullest OSD is expected to sit above the
+#   average; the statistics of distinct-OSD sets predict how far on average, CRUSH itself
+#   predicts the exact counts. One placement can land on either side of the average it is drawn
+#   from, so a small pool may even come out more even than a larger one (this run's figures
+#   below). Seed 002's `MIN/MAX VAR 0.66/1.36` is what too few PGs per OSD looks like.
 # - **Growth.** A new OSD changes the set of many PGs but moves about one copy per changed PG,
 #   almost all of them to the new OSD: close to the least any placement could move (a few PGs
 #   also swap an old OSD when a draw the new OSD won shifts the retries that follow), and why

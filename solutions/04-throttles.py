@@ -505,10 +505,11 @@ assert abs(q6_cap_ops - thr.max_rate(0.0, low=0.0, high=0.0, expected_throughput
 #    unthrottled.
 #
 # **What we cannot show here: the collapse.** It needs the dirty page cache to reach
-# `vm.dirty_ratio` (20 %) of memory. This machine has ~20 GiB free: 4 GiB of dirty data at our
-# ~200 client writes/s × 3 replicas × 4 KiB is more than half an hour of writing (printed
-# below), far beyond a lab's 90 s. So we compare what the throttles do that *is* measurable:
-# throughput level, the counters' `val`/`max`, and the delay the backoff throttle applies.
+# `vm.dirty_ratio` (20 %) of the memory the kernel can fill with dirty pages, and at 3 replicas ×
+# 4 KiB per client write even our fastest run, with nothing ever written back, would need far
+# longer than its 6 seconds to get there (printed below, after the runs). So we compare what the
+# throttles do that *is* measurable: throughput level, the counters' `val`/`max`, and the delay
+# the backoff throttle applies.
 
 # %% tags=["nbval-ignore-output"]
 from cephlab import Cluster
@@ -713,7 +714,7 @@ run.check("my_cap_share", my_cap_share, "cap_share",
 #
 # - **The backoff delay is exactly Ceph's.** Pinned at its top step, every transaction waits the
 #   same delay, and the model allows at most one over that delay per second per OSD. The
-#   FileStore cluster, which does several times that unthrottled, stayed under the cap with
+#   FileStore cluster, which does far more than that unthrottled, stayed under the cap with
 #   every transaction waiting (your figures are below). The gap below the cap is the time
 #   between one sleeper leaving the queue and the next one starting its sleep, and moments when
 #   no request is queued; on a busy machine it grows, which is why the check is a ceiling.

@@ -619,15 +619,17 @@ run.check("my_avail_per_mib", my_avail_per_mib, "avail_per_mib",
 # - **MAX AVAIL** is a formula, not a measurement: `ceph df` takes each OSD's room below the full
 #   ratio, divides by the OSD's share of the CRUSH weight, keeps the smallest and divides by the
 #   replica count. The model gave the same number. Fed with the pool's *PG* spread instead of
-#   the weights it gives less — what you could really store before the first OSD fills.
-# - **One OSD full = cluster full.** Lowering the ratios showed it in seconds: each OSD crossed
-#   nearfull as the CRUSH placement predicted, the cluster went HEALTH_WARN (`OSD_NEARFULL`,
+#   the weights it gives what you could really store before the first OSD fills: less than
+#   `ceph df` whenever the OSD that limits holds more than its share of the pool's PGs.
+# - **One OSD full = cluster full.** Lowering the ratios showed it in seconds: the OSDs the
+#   CRUSH placement predicted crossed nearfull, the cluster went HEALTH_WARN (`OSD_NEARFULL`,
 #   `POOL_NEARFULL`), and MAX AVAIL shrank by about the data written. Where BlueFS resized its
 #   metadata in the meantime, the prediction is off by those 12-24 MiB steps.
-# - **Your objects.** MAX AVAIL follows the OSD with the least room for its share of the weight.
-#   CRUSH gives some OSD more than its share of your objects, so MAX AVAIL falls faster than the
-#   data you wrote. More objects bring the spread closer to the pool's PG counts, not to the
-#   weights: only more PGs do that (lab 02).
+# - **Your objects.** MAX AVAIL follows the OSD with the least room for its share of the weight,
+#   so it falls by exactly the data you wrote only if CRUSH gives that OSD exactly its share of
+#   your objects: more, and MAX AVAIL falls faster; less, and it can fall slower (your objects'
+#   table above sets the CRUSH placement's prediction beside `ceph df`). More objects bring the
+#   spread closer to the pool's PG counts, not to the weights: only more PGs do that (lab 02).
 # - **Not modelled:** growth over time, deletes (space returns only after BlueStore frees it),
 #   compression, and the per-pool quotas that can stop writes before any ratio does.
 

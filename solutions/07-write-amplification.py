@@ -548,15 +548,15 @@ fs_table
 # (`metadata_room`; the deferred share is measured, since Ceph sends part of the 16 KiB overwrites
 # direct). When each write syncs alone, it grows: BlueFS writes the WAL through the page cache, so
 # every sync writes whole 4 KiB pages again (`page_room`: two pages per write and replica). For
-# writes of 64 KiB and more both are a few per cent, so their device WAF is checked, with 5 % for
-# noise. For small writes the two ends lie far apart — repeated runs on the 2-core CI machine put
-# the 4 KiB device WAF anywhere from near the data-only floor of 6 to about twice the model's 8.25
-# (bench/results/spread.json) — so there it is a
-# measurement (the BlueStore table above), and the checks use what the counters separate
-# exactly: the data and its deferred copy, and the copy `prefer_deferred 0` removes.
-# FileStore's journal
-# tolerance is one 4 KiB journal block per entry (±50 % at 4 KiB, ±3 % at 1 MiB): the model pads
-# every entry on its own, the real journal packs entries that queue together.
+# writes of 64 KiB and more both are small — up to about a tenth of the model at 64 KiB, about
+# one per cent at 1 MiB — so their device WAF is checked, with 5 % added for noise. For small
+# writes the two ends lie far apart — repeated runs on the 2-core CI machine put the 4 KiB device
+# WAF anywhere from near the data-only floor of 6 to about twice the model's 8.25
+# (bench/results/spread.json) — so there it is a measurement (the BlueStore table above), and the
+# checks use what the counters separate exactly: the data and its deferred copy, and the copy
+# `prefer_deferred 0` removes. FileStore's journal tolerance is one 4 KiB journal block per entry
+# (±50 % at 4 KiB, ±3 % at 1 MiB): the model pads every entry on its own, the real journal packs
+# entries that queue together.
 
 # %% tags=["nbval-ignore-output"]
 # Negative controls (a plausibly wrong model the same tolerance must reject): for BlueStore, a

@@ -743,7 +743,8 @@ durability
 # cluster with few objects per PG. Tuned, the disks set the pace and what remains is peering and
 # the PG-stats steps to the manager. Ceph's 600 s down-out interval dwarfs a small cluster's
 # recovery, so there the window, and so the nines, is set by *detection*, not by copying; on big
-# disks (the table and Q3) copying takes tens of minutes to hours, and the throttles matter.
+# disks (the model table and Q3) copying with Pacific's HDD defaults takes longer than the
+# interval itself, and the throttles matter.
 
 # %% tags=["nbval-ignore-output"]
 d, t = runs["defaults"], runs["tuned"]

@@ -565,10 +565,11 @@ run.check("my_speedup", my_speedup, "speedup",
 #   times one client (tables above): beyond the knee the MDS caps them, and the model's
 #   independent round trips leave out that the ceph-fuse clients, the MDS and the OSDs share the
 #   machine's few CPU cores. The MDS's own CPU time per request (printed above) puts its cap at
-#   a few thousand requests per second, the order of seed 004's 4,311 creations per second.
-# - **Local disk.** The same benchmark on the local file system: creates a few times faster,
-#   stats tens of times faster (a system call answered from the kernel's cache, where a CephFS
-#   stat crosses FUSE into the ceph-fuse process even when its caps answer it).
+#   one to a few thousand requests per second, the order of seed 004's 4,311 creations per second.
+# - **Local disk.** The same benchmark on the local file system ran every operation roughly ten
+#   to a hundred times faster: there each is a system call the kernel answers, often from its
+#   cache, where on CephFS it crosses FUSE into the ceph-fuse process and, unless the client's
+#   caps answer it, goes to the MDS and back.
 
 # %% tags=["nbval-ignore-output"]
 from cephlab.helpers import conclusions

@@ -19,15 +19,16 @@ The scan, per solution notebook:
 Known violations in today's solutions are listed in KNOWN, by notebook, (cell index, number): a
 strict xfail per notebook, so fixing one fails the test until it is removed from the list (the list
 shrinks), and any violation not in the list fails at once (it never grows).
+
+Comparisons in prose ("barely helps", "more than", "cannot exceed") next to the run's figures are
+test_prose_comparatives.py's; the reading of outputs both use is in tests/notebooks/prose.py.
 """
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]-*.ipynb"))
+from tests.notebooks.prose import SOLUTIONS, measured, not_the_runs, numbers, text
 
 # {notebook stem: {(markdown cell index, number as normalised here)}}
 KNOWN: dict[str, set] = {}
@@ -36,63 +37,6 @@ KNOWN: dict[str, set] = {}
 MODEL_FIGURES = {
     "07-write-amplification": {"8.25"},   # BlueStore 4 KiB deferred-write WAF of models/waf.py
 }
-
-NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:_\d{3})*(?:\.\d+)?)(?!\d|\.\d|,\d{3})")
-TAG = re.compile(r"<[^>]+>")
-
-
-def text(cell_or_value):
-    src = cell_or_value.get("source", "") if isinstance(cell_or_value, dict) else cell_or_value
-    return "".join(src) if isinstance(src, list) else src
-
-
-def normalise(raw):
-    """'2,094' -> '2094', '10_000' -> '10000', '618.0' -> '618', '0.50' -> '0.5'."""
-    s = raw.replace(",", "").replace("_", "")
-    whole, _, frac = s.partition(".")
-    whole, frac = whole.lstrip("0") or "0", frac.rstrip("0")
-    return f"{whole}.{frac}" if frac else whole
-
-
-def numbers(body):
-    return {normalise(m.group(1)) for m in NUMBER.finditer(body)}
-
-
-def looks_measured(n):
-    if "." in n:
-        return len(n.replace(".", "").strip("0")) >= 2
-    value = int(n)
-    if len(n) < 3 or 1990 <= value <= 2030 or (value & (value - 1)) == 0:
-        return False
-    return len(n.rstrip("0")) >= 2
-
-
-def output_text(cell):
-    parts = []
-    for out in cell.get("outputs", []):
-        if "text" in out:
-            parts.append(text(out["text"]))
-        for kind, value in out.get("data", {}).items():
-            if kind.startswith("text/"):
-                parts.append(TAG.sub(" ", text(value)).replace("&nbsp;", " "))
-    return "\n".join(parts)
-
-
-def with_rounded(found):
-    """The numbers and, for decimals of 100 or more, their values rounded to integers."""
-    return found | {str(round(float(n))) for n in found if "." in n and float(n) >= 100}
-
-
-def produced(nb):
-    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
-    return with_rounded(set().union(*(numbers(output_text(c)) for c in code)))
-
-
-def not_the_runs():
-    found = set()
-    for path in [*(ROOT / "data").glob("*.csv"), *(ROOT / "models").rglob("*.py")]:
-        found |= numbers(path.read_text(encoding="utf-8"))
-    return with_rounded(found)
 
 
 # A citation's place in its source ("section 2.2.3", "Table 4.1", "Fig. 3.2") is no figure.
@@ -105,10 +49,9 @@ def prose_numbers(cell):
 
 def violations(nb, constants=frozenset()):
     """{(markdown cell index, number)} stated in Markdown that the run produced."""
-    code = set().union(*(numbers(text(c)) for c in nb["cells"] if c["cell_type"] == "code"))
-    measured = {n for n in produced(nb) if looks_measured(n)} - code - set(constants)
+    found = measured(nb, constants)
     return {(i, n) for i, cell in enumerate(nb["cells"]) if cell["cell_type"] == "markdown"
-            for n in prose_numbers(cell) & measured}
+            for n in prose_numbers(cell) & found}
 
 
 @pytest.fixture(scope="module")
