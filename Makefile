@@ -28,6 +28,10 @@ student: ## regenerate the student notebooks in labs/ from solutions/ (otter-gra
 vagrant-check:  ## 3-node cephadm cluster in Vagrant: up, API smoke test, labs 01 and 08, destroy (needs KVM/VirtualBox; 25-45 min)
 	bash vagrant/up-and-check.sh
 
+.PHONY: image
+image:  ## the lab's OCI image (JupyterLab, the student labs, the mini cluster) from the student release; container/README.md
+	bash container/build.sh
+
 .PHONY: book
 book:   ## the course site (solutions with their outputs, instructor guide, references) in book/_build/html/
 	.venv/bin/python book/build_book.py

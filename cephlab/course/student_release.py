@@ -5,7 +5,8 @@
 
 It holds the student notebooks with their public tests (labs/), data/, the cephlab and models
 packages, and what `make lab` needs (pyproject.toml, constraints.txt, environment.yml,
-cephlab/bootstrap.sh with its package lists, .binder/, vagrant/ for lab 11's multi-host cluster).
+cephlab/bootstrap.sh with its package lists, .binder/, vagrant/ for lab 11's multi-host cluster,
+container/ for the lab's image).
 It leaves out solutions/, the autograders (build/), the instructor guide and the course site
 (book/), the project's tests/ and bench/, .ci/ and the instructor's check script
 vagrant/up-and-check.sh. Three files are written for learners instead of copied: README.md
@@ -25,7 +26,7 @@ from pathlib import Path
 from cephlab.core.errors import CourseError
 from cephlab.course.notebooks import ROOT
 
-INCLUDE = ("labs", "data", "cephlab", "models", ".binder", "vagrant", "pyproject.toml", "constraints.txt",
+INCLUDE = ("labs", "data", "cephlab", "models", ".binder", "vagrant", "container", "pyproject.toml", "constraints.txt",
            "environment.yml", "LICENSE")
 LEAVE_OUT = {"vagrant/up-and-check.sh", "cephlab/course/learner-README.md"}
 ALWAYS_IGNORED = ("__pycache__/", "*.pyc", ".ipynb_checkpoints/", ".git/")   # even without a .gitignore

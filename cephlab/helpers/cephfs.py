@@ -94,11 +94,16 @@ class CephFS:
         if not shutil.which("ceph-fuse"):
             raise ClusterError("ceph-fuse is not installed: sudo apt-get install ceph-fuse")
         if not os.access("/dev/fuse", os.R_OK | os.W_OK):
+            if os.environ.get("CEPHLAB_IN_CONTAINER"):   # set by the lab's image (container/)
+                raise ClusterError("this container has no usable /dev/fuse: stop it and start it again "
+                                   "with --device /dev/fuse --cap-add SYS_ADMIN (container/README.md)")
             raise ClusterError("/dev/fuse is not usable by this user: run as root, or add the user "
                                "to the fuse group (and user_allow_other in /etc/fuse.conf)")
         point = Path(tempfile.mkdtemp(prefix=f"{self.prefix}fuse-", dir=self.cluster.dir / "tmp"))
+        # the mount is for this user alone: without allow_other, other users of the machine cannot
+        # read it, and a user without root needs no user_allow_other in /etc/fuse.conf
         cmd = ["ceph-fuse", "-c", self.cluster.conf, "--id", "admin", "-k", self.cluster.keyring,
-               "--client_fs", self.name, "--pid_file=", str(point)]
+               "--client_fs", self.name, "--pid_file=", "--fuse_allow_other=false", str(point)]
         tries = []
 
         def mounted():

@@ -93,4 +93,6 @@ ceph_image() {
 
 apt_install podman
 base_image
+# --base-only: the Debian base alone (container/build.sh uses it for the lab image)
+[ "${1:-}" = --base-only ] && exit 0
 ceph_image

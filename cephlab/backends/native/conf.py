@@ -108,6 +108,10 @@ keyring = $mon_data/keyring
 keyring = $mgr_data/keyring
 [mds]
 keyring = $mds_data/keyring
+# a new file system's root belongs to the lab's user (not root): a ceph-fuse mount by a user
+# without root (a container's learner, a normal user) can create files in it
+mds root ino uid = {os.getuid()}
+mds root ino gid = {os.getgid()}
 [osd]
 keyring = $osd_data/keyring
 osd objectstore = {objectstore}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The image's entry point (as the user learner): copy the labs onto the work volume the first time,
+# start the mini cluster, then run the command (JupyterLab on 0.0.0.0:8888 by default, so the host's
+# -p 8888:8888 reaches it; the cluster itself listens on the container's 127.0.0.1 only).
+# `podman stop` sends SIGTERM: the cluster goes down before the container ends.
+# CEPHLAB_OSDS (default 4) and CEPHLAB_NO_CLUSTER=1 (JupyterLab only) change what starts.
+set -uo pipefail
+
+COURSE=/opt/ceph-storage-lab
+if [ "$(id -u)" = 0 ]; then
+    # this container's own device node (podman/docker --device), not the host's
+    [ -c /dev/fuse ] && chmod 0666 /dev/fuse
+    exec setpriv --reuid=learner --regid=learner --init-groups \
+        env HOME=/home/learner USER=learner LOGNAME=learner "$0" "$@"
+fi
+WORK="${CEPHLAB_WORK:-$HOME/work}"
+say() { printf '[cephlab] %s\n' "$*"; }
+
+if [ ! -d "$WORK/labs" ]; then
+    say "first start: copying the labs to $WORK/labs (your work is kept there)"
+    cp -r "$COURSE/labs" "$WORK/labs"
+fi
+if [ -e /dev/fuse ]; then
+    say "/dev/fuse is present: lab 09's ceph-fuse mount can run"
+else
+    say "no /dev/fuse: lab 09's CephFS mount cannot run; start the container with --device /dev/fuse --cap-add SYS_ADMIN"
+fi
+
+cluster=0
+if [ "${CEPHLAB_NO_CLUSTER:-0}" != 1 ]; then
+    if cephlab up --osds "${CEPHLAB_OSDS:-4}"; then cluster=1
+    else say "the cluster did not start (see above); JupyterLab opens anyway, and 'cephlab up' in its terminal tries again"; fi
+fi
+
+down() { [ "$cluster" = 1 ] && cephlab down; }
+if [ "${1:-}" = jupyter ] && [ "${2:-}" = lab ] && [ "$#" -eq 2 ]; then
+    set -- jupyter lab --ip=0.0.0.0 --port=8888 --no-browser --notebook-dir="$WORK/labs"
+fi
+"$@" &
+child=$!
+trap 'kill -TERM "$child" 2>/dev/null' TERM INT
+wait "$child"; rc=$?
+wait "$child" 2>/dev/null    # after a signal, wait for the command itself to end
+down
+exit "$rc"

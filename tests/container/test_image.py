@@ -1,0 +1,143 @@
+"""The lab's OCI image (container/): built from the student release, started as a learner would
+start it, labs 01 and 09 run in it top to bottom, stopped; nothing of it is left.
+
+It runs whenever it can: as root with podman (what `make test` installs). The Debian base image
+comes from vagrant/provision/build-image.sh --base-only (debootstrap: no registry is needed).
+Times and sizes go to test-artifacts/container/times.json and are printed (pytest -s).
+
+    sudo .venv/bin/pytest tests/container -o addopts="-ra"
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "container"
+TAG = "localhost/ceph-storage-lab:ci"
+NAME = f"cephlab-image-test-{os.getpid()}"
+LABS = ("01-redundancy", "09-cephfs-metadata")
+# this machine's hard limits are below podman's defaults (1048576 open files): the run would fail
+ULIMITS = ["--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768"]
+
+
+def _skip_reason() -> str:
+    if os.geteuid() != 0:
+        return "tests/container build images with rootful podman: run them as root"
+    if shutil.which("podman") is None:
+        return "podman is missing: apt-get install podman (make test installs it)"
+    return ""
+
+
+pytestmark = pytest.mark.skipif(bool(_skip_reason()), reason=_skip_reason() or "-")
+
+
+def podman(*args, timeout=600, check=True) -> subprocess.CompletedProcess:
+    return subprocess.run(["podman", *args], capture_output=True, text=True, timeout=timeout, check=check)
+
+
+def wait_for(predicate, timeout, what):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return
+        time.sleep(1)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+@pytest.fixture(scope="module")
+def image(tmp_path_factory):
+    """The image, built the way `make image` builds it; {phase: seconds} of the build."""
+    times = {}
+    state = tmp_path_factory.mktemp("base")
+    t0 = time.monotonic()
+    subprocess.run(["bash", str(ROOT / "vagrant/provision/build-image.sh"), "--base-only"], check=True,
+                   env={**os.environ, "CEPHLAB_STATE": str(state)}, timeout=900)
+    times["base image"] = round(time.monotonic() - t0, 1)
+    t0 = time.monotonic()
+    build = subprocess.run(["bash", str(ROOT / "container/build.sh")], capture_output=True, text=True,
+                           env={**os.environ, "CEPHLAB_IMAGE": TAG}, timeout=1800)
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    times["image build"] = round(time.monotonic() - t0, 1)
+    times["image size MB"] = round(int(podman("image", "inspect", "--format", "{{.Size}}", TAG).stdout) / 1e6)
+    yield times
+    podman("rmi", "-f", TAG, check=False)
+
+
+@pytest.fixture(scope="module")
+def running(image):
+    """A container of the image, started as the README says (FUSE device, a work volume)."""
+    volume = f"{NAME}-work"
+    t0 = time.monotonic()
+    podman("run", "-d", "--name", NAME, *ULIMITS, "-p", "127.0.0.1::8888", "--device", "/dev/fuse",
+           "--cap-add", "SYS_ADMIN", "-v", f"{volume}:/home/learner/work",
+           "-v", f"{ROOT / 'tests/setup/run_notebook.py'}:/tmp/run_notebook.py:ro",
+           "-e", "JUPYTER_TOKEN=cephlab-ci", TAG)
+    port = podman("port", NAME, "8888").stdout.strip().rsplit(":", 1)[-1]
+    url = f"http://127.0.0.1:{port}/api/status?token=cephlab-ci"
+
+    def lab_answers():
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                return r.status == 200
+        except OSError:
+            return False
+    wait_for(lab_answers, 300, "JupyterLab in the container")
+    image["start to JupyterLab s"] = round(time.monotonic() - t0, 1)
+    try:
+        yield image
+    finally:
+        podman("rm", "-f", "-t", "10", NAME, check=False)     # after a failed test: nothing left
+        podman("volume", "rm", "-f", volume, check=False)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "times.json").write_text(json.dumps(image, indent=1))
+        print("\n" + json.dumps(image, indent=1))
+
+
+def in_container(*cmd, timeout=900, user="learner"):
+    return podman("exec", "-u", user, NAME, *cmd, timeout=timeout, check=False)
+
+
+def test_the_image_has_no_solution_and_no_hidden_test(image):
+    found = podman("run", "--rm", *ULIMITS, "--entrypoint", "bash", TAG, "-c",
+                   "cd /opt/ceph-storage-lab && ls -d solutions tests bench book .ci 2>/dev/null; "
+                   "grep -rlE '# (BEGIN SOLUTION|HIDDEN|BEGIN TESTS)' labs || true").stdout.split()
+    assert found == []
+
+
+def test_the_cluster_is_up_as_the_learner_and_listens_on_loopback_only(running):
+    status = in_container("cephlab", "status")
+    assert status.returncode == 0 and "HEALTH_OK" in status.stdout, status.stdout + status.stderr
+    keyring = in_container("stat", "-c", "%U %a", "/home/learner/.local/state/cephlab/lab/keyring")
+    assert keyring.stdout.split() == ["learner", "600"], keyring.stdout + keyring.stderr
+    # every daemon's listening socket (the container has no ss: /proc/net/tcp, 0100007F = 127.0.0.1)
+    listen = in_container("bash", "-c", "awk '$4 == \"0A\" {print $2}' /proc/net/tcp /proc/net/tcp6")
+    addrs = {a.split(":")[0] for a in listen.stdout.split()}
+    jupyter = {a for a in listen.stdout.split() if a.endswith(":22B8")}     # 8888: JupyterLab's own
+    assert addrs - {a.split(":")[0] for a in jupyter} <= {"0100007F", "0" * 24 + "01000000"}, listen.stdout
+
+
+@pytest.mark.parametrize("lab", LABS)
+def test_lab_runs_top_to_bottom_in_the_image(running, lab):
+    t0 = time.monotonic()
+    out = in_container("python", "/tmp/run_notebook.py", f"/home/learner/work/labs/{lab}/{lab}.ipynb",
+                       f"/tmp/{lab}.executed.ipynb")
+    running[f"lab {lab[:2]} s"] = round(time.monotonic() - t0, 1)
+    assert out.returncode == 0, out.stdout[:6000] + out.stderr[-2000:]   # the first errors: the rest follow from them
+
+
+def test_stop_takes_the_cluster_down_and_leaves_nothing(running):
+    t0 = time.monotonic()
+    podman("stop", "-t", "60", NAME)
+    running["stop s"] = round(time.monotonic() - t0, 1)
+    logs = podman("logs", NAME).stdout + podman("logs", NAME).stderr
+    assert "cluster lab: stopped" in logs and "removed /home/learner/.local/state/cephlab/lab" in logs, logs[-2000:]
+    podman("rm", NAME)
+    assert podman("ps", "-a", "--filter", f"name={NAME}", "--format", "{{.Names}}").stdout.strip() == ""
