@@ -11,6 +11,7 @@ pip cache would not shorten it).
 """
 import json
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -96,6 +97,8 @@ def test_normal_user_sets_up_runs_lab01_and_leaves_nothing(user, tmp_path):
         conf = (folder / "ceph.conf").read_text()
         assert not [d for d in nu.SYSTEM_CEPH_DIRS if str(d) in conf], f"ceph.conf points at a system folder:\n{conf}"
 
+        _another_user_is_kept_out(folder)
+
         _step(user, f"run labs/{LAB} (student version) with nbclient",
               f"CEPHLAB_NAME={CLUSTER} {venv}/bin/python - <<'EOF'\n{RUN_LAB}\nEOF", 900, cwd=repo)
         executed = json.loads((repo / f"{LAB}.executed.ipynb").read_text())
@@ -124,3 +127,24 @@ def test_normal_user_sets_up_runs_lab01_and_leaves_nothing(user, tmp_path):
     changed = sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
     STEPS.append({"step": "changes under /etc/ceph, /var/lib/ceph, /var/log/ceph (by others)", "s": 0,
                   "rc": len(changed), "paths": changed[:10]})
+
+
+def _another_user_is_kept_out(folder: Path):
+    """Learner B on the same machine (a hub without containers shares one loopback) can reach A's
+    daemons' ports but not use them: A's folder (keyring, data, logs) is closed to B, and the
+    mon refuses B without A's cephx key. B tries with the plain `ceph` of the OS packages."""
+    other = nu.NormalUser(f"cephlab-b{os.getpid()}").create()
+    try:
+        mon = re.search(r"mon host = (\S+)", (folder / "ceph.conf").read_text()).group(1)
+        peek = other.run(f"ls {folder}; cat {folder}/keyring; head -c 1 {folder}/osd/0/block", 30)
+        assert peek.stdout == "" and peek.stderr.count("Permission denied") == 3, peek.stdout + peek.stderr
+        ask = "timeout 60 ceph -c /dev/null -m '{mon}' -n client.admin --keyring {key} --connect-timeout 15 status"
+        refused = other.run(ask.format(mon=mon, key="/dev/null"), 90)
+        assert refused.returncode != 0 and "permission denied" in refused.stderr.lower(), refused.stdout + refused.stderr
+        # control: the same command with A's key (read by root here) is answered
+        shutil.copy(folder / "keyring", other.home / "a-keyring")
+        other.give(other.home / "a-keyring")
+        answered = other.run(ask.format(mon=mon, key=other.home / "a-keyring"), 90)
+        assert answered.returncode == 0 and "health" in answered.stdout.lower(), answered.stdout + answered.stderr
+    finally:
+        other.remove()
