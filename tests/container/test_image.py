@@ -112,6 +112,12 @@ def test_the_image_has_no_solution_and_no_hidden_test(image):
     assert found == []
 
 
+def test_a_hub_can_spawn_the_image(running):
+    """KubeSpawner and DockerSpawner run jupyterhub-singleuser in it (container/z2jh-values.yaml)."""
+    version = in_container("jupyterhub-singleuser", "--version")
+    assert version.returncode == 0 and version.stdout.startswith("5."), version.stdout + version.stderr
+
+
 def test_the_cluster_is_up_as_the_learner_and_listens_on_loopback_only(running):
     status = in_container("cephlab", "status")
     assert status.returncode == 0 and "HEALTH_OK" in status.stdout, status.stdout + status.stderr
@@ -130,6 +136,9 @@ def test_lab_runs_top_to_bottom_in_the_image(running, lab):
     out = in_container("python", "/tmp/run_notebook.py", f"/home/learner/work/labs/{lab}/{lab}.ipynb",
                        f"/tmp/{lab}.executed.ipynb")
     running[f"lab {lab[:2]} s"] = round(time.monotonic() - t0, 1)
+    # what one learner's container holds after the lab (cluster + JupyterLab): the sizing figures
+    stats = podman("stats", "--no-stream", "--format", "{{.MemUsage}} | {{.CPU}}", NAME, check=False)
+    running[f"after lab {lab[:2]}: memory | CPU since start"] = stats.stdout.strip()
     assert out.returncode == 0, out.stdout[:6000] + out.stderr[-2000:]   # the first errors: the rest follow from them
 
 
