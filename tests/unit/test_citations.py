@@ -6,7 +6,8 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-OUTSIDE = re.compile(r"shared/(notes|seeds)|/work/")
+# /work/ as a top folder (the authors' machines), not a folder named work inside a path
+OUTSIDE = re.compile(r"shared/(notes|seeds)|(?<![\w.-])/work/")
 TEXT = (".py", ".md", ".ipynb", ".sh", ".csv", ".yml", ".yaml", ".txt", ".cfg", ".toml")
 
 
@@ -27,3 +28,5 @@ def test_no_citation_points_outside_the_repository():
 def test_the_check_sees_a_citation():
     assert OUTSIDE.search("measured (shared/notes/native-cluster.md)")
     assert not OUTSIDE.search("data/native_cluster_reference.csv")
+    assert OUTSIDE.search("see /work/main/notes.md") and OUTSIDE.search("(/work/shared)")
+    assert not OUTSIDE.search("the volume at /home/learner/work/labs")
