@@ -140,7 +140,8 @@ def _another_user_is_kept_out(folder: Path):
         assert peek.stdout == "" and peek.stderr.count("Permission denied") == 3, peek.stdout + peek.stderr
         ask = "timeout 60 ceph -c /dev/null -m '{mon}' -n client.admin --keyring {key} --connect-timeout 15 status"
         refused = other.run(ask.format(mon=mon, key="/dev/null"), 90)
-        assert refused.returncode != 0 and "permission denied" in refused.stderr.lower(), refused.stdout + refused.stderr
+        denied = refused.returncode != 0 and "permission denied" in refused.stderr.lower()
+        assert denied, refused.stdout + refused.stderr
         # control: the same command with A's key (read by root here) is answered
         shutil.copy(folder / "keyring", other.home / "a-keyring")
         other.give(other.home / "a-keyring")
