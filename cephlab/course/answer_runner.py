@@ -10,10 +10,18 @@ raises KeyboardInterrupt is reported and the next cell runs, as otter does). At 
 named variables are written to OUT/answers.jsonl as one line of plain data (cephlab.course.answers),
 flushed at once, so the answers given before a cell that kills the process or loops forever still
 count. Nothing here decides a score: the checks run in the grader's process, on those lines.
+
+What grading does not use is not paid for (each costs every graded notebook a fresh process's
+time): `import otter` in the init cell gets a stand-in whose Notebook does nothing (no check cell
+is left to call it, and no test is in the sandbox); any other attribute of otter loads the real
+package. Results are displayed as text only (the log is the only place they go), so a plot's
+PNG snapshot is not rendered. When the last cell has run the process ends at once (os._exit),
+without the interpreter's teardown of the notebook's modules.
 """
 from __future__ import annotations
 
 import builtins
+import importlib.util
 import io
 import json
 import os
@@ -61,7 +69,9 @@ def run(notebook: Path, out: Path) -> None:
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     out.mkdir(parents=True, exist_ok=True)
     sys.stdout, sys.stderr = CappedStream(sys.__stdout__), CappedStream(sys.__stderr__)
+    stand_in_otter()
     shell = InteractiveShell.instance()
+    text_only_display(shell)
     pristine = dict(vars(builtins))
     with open(out / ANSWERS, "a", encoding="utf-8") as sink:
         for cell in cells:
@@ -77,6 +87,57 @@ def run(notebook: Path, out: Path) -> None:
                     with open(out / MEMORY_MARKER, "a", encoding="utf-8") as f:
                         f.write(repr(_source(cell)[:200]) + "\n")
     _write_learner(out)
+
+
+class NoChecks:
+    """otter.Notebook while grading: every method does nothing and returns None. The grading
+    copy has no check cell left (each became an export marker) and the sandbox holds no test."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        pass
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: None
+
+
+def stand_in_otter() -> None:
+    """Make `import otter` cheap: sys.modules gets a module for the installed otter package whose
+    Notebook is NoChecks; the first other attribute asked for runs the real otter/__init__.py
+    into it (submodules import as usual). Importing otter costs ~1 s (nbconvert and the rest),
+    and its Notebook could not start in the sandbox anyway (no notebook file in the working
+    folder). Nothing if otter is already loaded (free then) or not installed (then `import
+    otter` fails as it would have)."""
+    if "otter" in sys.modules:
+        return
+    spec = importlib.util.find_spec("otter")
+    if spec is None or spec.loader is None:
+        return
+    module = importlib.util.module_from_spec(spec)
+    loader = spec.loader
+    loaded: list[bool] = []         # [True] once the real package ran
+
+    def load_real(name: str):
+        if not loaded:
+            loaded.append(True)
+            loader.exec_module(module)      # the package's own __init__, once
+        try:
+            return module.__dict__[name]
+        except KeyError:
+            raise AttributeError(f"module 'otter' has no attribute {name!r}") from None
+
+    vars(module).update(__getattr__=load_real, Notebook=NoChecks)
+    sys.modules["otter"] = module
+
+
+def text_only_display(shell) -> None:
+    """Results and display() calls as text/plain only: nobody sees the rich formats here, and a
+    LivePlot's PNG snapshot (its _ipython_display_) costs ~0.3 s a plot."""
+    formatter = shell.display_formatter
+    formatter.active_types = ["text/plain"]
+    formatter.ipython_display_formatter.enabled = False
+    formatter.mimebundle_formatter.enabled = False
 
 
 def _restore_builtins(pristine: dict) -> None:
@@ -103,5 +164,17 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _exit_now(code: int) -> None:
+    """End the process without the interpreter's teardown (~0.6 s for a notebook's ~2,000
+    modules): the answer lines and learner.json are written and closed, the output is flushed."""
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            if stream is not None:
+                stream.flush()
+        except Exception:       # noqa: BLE001, S110 - a cell may have replaced or closed it
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    _exit_now(main())

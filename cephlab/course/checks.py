@@ -10,7 +10,8 @@ submission's), `P` recomputed for the learner being graded, and the learner's an
 from plain data (cephlab.course.answers). No object of the learner's, no module the learner's
 code touched and no file the learner's process wrote (except the answer lines, parsed strictly)
 reaches this process, so patched runners, objects that compare equal to anything, monkeypatched
-numpy, SystemExit and the like have nothing to act on.
+numpy, SystemExit and the like have nothing to act on. (`preload` imports the master's imports
+in the grading process once, so each child does not import numpy, scipy and the models again.)
 
 A check may read only: names the master imports, `P`, and the question's answer variables
 (names assigned in the master's solution cells). `check_names` finds a check that reads anything
@@ -189,10 +190,8 @@ def check_names(master: dict) -> dict[str, list[str]]:
 
 
 # -- running the checks -----------------------------------------------------------------------------
-def context(master: dict, lab: str, learner: str, needed: set[str]) -> dict[str, Any]:
-    """The trusted namespace: those of the master's imports that bind a name in `needed` (the
-    checks' free names), and P for `learner` when a check reads it."""
-    namespace: dict[str, Any] = {"__name__": "__cephlab_checks__"}
+def _needed_imports(master: dict, needed: set[str]) -> ast.Module:
+    """Those of the master's imports that bind a name in `needed`."""
     wanted = []
     for node in imports(master):
         aliases = [a for a in node.names if (a.asname or a.name.split(".")[0]) in needed]  # type: ignore[attr-defined]
@@ -200,12 +199,39 @@ def context(master: dict, lab: str, learner: str, needed: set[str]) -> dict[str,
             trimmed = copy.copy(node)
             trimmed.names = aliases         # type: ignore[attr-defined]
             wanted.append(trimmed)
-    module = ast.Module(body=wanted, type_ignores=[])
+    return ast.Module(body=wanted, type_ignores=[])
+
+
+def _checks_free_names(qs: list[Question]) -> set[str]:
+    return set(_free_names([c.code for q in qs for c in q.cases], set()))
+
+
+def context(master: dict, lab: str, learner: str, needed: set[str]) -> dict[str, Any]:
+    """The trusted namespace: those of the master's imports that bind a name in `needed` (the
+    checks' free names), and P for `learner` when a check reads it."""
+    namespace: dict[str, Any] = {"__name__": "__cephlab_checks__"}
+    module = _needed_imports(master, needed)
     exec(compile(module, f"<imports of {lab}>", "exec"), namespace)    # noqa: S102 - the instructor's
     if "P" in needed:
         from cephlab.course import params
         namespace["P"] = params.lab_params(lab, learner) if lab in params.SPECS else {}
     return namespace
+
+
+def preload(master: dict) -> None:
+    """Import, in this process, the modules context() imports for the master's checks (the
+    master's own import statements: the instructor's code, never a learner's), so that each
+    child run() forks finds numpy, scipy and the lab's models loaded instead of importing them
+    again (~1 s a graded notebook). The children still run the statements into their own
+    namespace. A failure here is left for the children to report as the checks' failure."""
+    try:
+        needed = _checks_free_names(questions(master))
+        module = _needed_imports(master, needed)
+        exec(compile(module, "<preloaded imports>", "exec"), {"__name__": "__cephlab_preload__"})   # noqa: S102
+        if "P" in needed:
+            from cephlab.course import params  # noqa: F401
+    except (Exception, SystemExit):    # noqa: BLE001 - reported by the child that meets it
+        pass
 
 
 def _run_case(case: Case, namespace: dict) -> str | None:
@@ -248,7 +274,7 @@ def _child(master, lab, learner, answers, problems, conn) -> None:
     try:
         os.environ.update(CEPHLAB_LEARNER=learner, CEPHLAB_GRADING="1")
         qs = questions(master)
-        base = context(master, lab, learner, set(_free_names([c.code for q in qs for c in q.cases], set())))
+        base = context(master, lab, learner, _checks_free_names(qs))
         result = score(qs, answers, problems, base)
         conn.send(("ok", {k: (v.score, v.possible, v.feedback) for k, v in result.items()}))
     except BaseException:       # the parent reports it as the checks' failure

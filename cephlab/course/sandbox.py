@@ -21,6 +21,11 @@ of the sandbox; a MemoryError in a cell is recorded by the answer runner in
 /grading/out/MEMORY_ERROR, and grading reports it instead of a score. RLIMIT_FSIZE caps what a
 cell can write (an output flood ends the run; the answers written before it still count). Time: the caller's timeout
 kills bwrap, and with it (--die-with-parent, pid namespace) everything inside.
+
+Caches a notebook's programs would build in the empty home at every start (matplotlib's font
+list, the compiled CRUSH mapper of models.crush) are built once per batch by `warm`, in a
+sandbox of their own running only the project's code, and bound read-only into each grading's
+home (`ro`): a grading can read them, not change them for the next one.
 """
 from __future__ import annotations
 
@@ -42,6 +47,12 @@ MEMORY_MARKER = "MEMORY_ERROR"     # written into JOB/out by cephlab.course.answ
 PUBLIC_PACKAGES = ("cephlab", "models", "data")    # what the autograder's tests import or read
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
                 "/etc/localtime", "/etc/fonts", "/etc/mime.types", "/etc/ssl/certs")
+# Run by `Sandbox.warm` (the project's code only, never a learner's): the caches it leaves in
+# its folder's cache/, named as a grading's home names them.
+WARM = ("import matplotlib.font_manager\n"
+        "from models.crush import mapper_c\n"
+        "mapper_c.available()\n")
+WARMED = ("matplotlib/fontlist-*.json", "cephlab/crush-mapper-*.so")     # under cache/, and ~/.cache/
 ENV = {  # besides HOME and PATH; fewer threads keep the kernel's address space and CPU share small
     "LANG": "C.UTF-8", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
     "MALLOC_ARENA_MAX": "2", "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg",
@@ -126,6 +137,23 @@ class Sandbox:
         memory, size = self.memory_mib * 2**20, self.file_mib * 2**20
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
         resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+    def warm(self, shared: Path, timeout: float = 120) -> dict[str, Path]:
+        """Build the caches of WARMED once, in a sandbox (see the module's docstring); returns
+        {path in a grading's home: file outside} for command's `ro`. {} when that fails: each
+        grading then builds its own, as without it."""
+        job = shared / "warm-job"
+        job.mkdir(exist_ok=True)
+        env = {"XDG_CACHE_HOME": f"{JOB}/cache", "MPLCONFIGDIR": f"{JOB}/cache/matplotlib"}
+        try:
+            result = run.run(self.command(job, [sys.executable, "-c", WARM], shared, env),
+                             timeout=timeout, check=False)
+        except (OSError, ClusterError):
+            return {}
+        if result.returncode != 0:
+            return {}
+        return {f"{HOME}/.cache/{f.relative_to(job / 'cache')}": f
+                for pattern in WARMED for f in sorted((job / "cache").glob(pattern)) if f.is_file()}
 
     def check(self, shared: Path) -> None:
         """Start an empty sandbox once: raises SandboxError with the reason when it cannot."""

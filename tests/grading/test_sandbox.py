@@ -5,6 +5,7 @@ the sandbox (the negative control) and finds nothing inside it.
 Fast probes run a Python snippet in a sandbox directly; the slow ones grade a lab 01 notebook
 whose answers depend on what its cells could reach, sandboxed and (the control) unsandboxed."""
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -115,6 +116,37 @@ def test_an_allocation_past_the_limit_fails_inside(shared, tmp_path):
     assert run.returncode != 0 and "MemoryError" in run.stderr, run.stdout + run.stderr
     control = subprocess.run([sys.executable, "-c", ALLOCATE], capture_output=True, text=True, timeout=60)
     assert control.stdout.startswith("allocated"), control.stderr
+
+
+WARMED_PROBE = """import errno, glob, os
+from models.crush import mapper_c
+print(mapper_c.status())
+for path in sorted(glob.glob(os.path.expanduser("~/.cache/*/*"))):
+    try:
+        open(path, "a").close()
+        print("writable", path)
+    except OSError as e:
+        print(errno.errorcode[e.errno], path)
+"""
+
+
+def test_warmed_caches_are_found_inside_and_read_only(shared, tmp_path):
+    """Sandbox.warm builds, once per batch, the caches every grading would build in its empty
+    home; each grading finds them where its programs look, and cannot change them for the next."""
+    box = sandbox.Sandbox()
+    warmed = box.warm(shared)
+    fonts = [k for k in warmed if "/.cache/matplotlib/fontlist-" in k]
+    mappers = [k for k in warmed if "/.cache/cephlab/crush-mapper-" in k]
+    assert len(fonts) == 1 and len(mappers) == (1 if shutil.which("cc") or shutil.which("gcc") else 0), warmed
+    job = tmp_path / "job"
+    job.mkdir()
+    argv = box.command(job, [sys.executable, "-c", WARMED_PROBE], shared, ro=warmed)
+    run = subprocess.run(argv, capture_output=True, text=True, timeout=120, preexec_fn=box.limit)
+    assert run.returncode == 0, run.stderr
+    status, *files = run.stdout.splitlines()
+    if mappers:
+        assert status == f"c ({mappers[0]})", "the mapper was not loaded from the warmed cache"
+    assert sorted(files) == sorted(f"EROFS {k}" for k in warmed)
 
 
 def test_a_missing_bwrap_says_how_to_get_it(monkeypatch):

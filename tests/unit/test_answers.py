@@ -167,3 +167,72 @@ def test_printed_output_past_the_cap_is_dropped_not_written():
         assert stream.write("x" * answer_runner.OUTPUT_CAP) == answer_runner.OUTPUT_CAP
     assert len(sink.getvalue()) == answer_runner.OUTPUT_CAP
     assert stream.dropped == 4 * answer_runner.OUTPUT_CAP
+
+
+def _master_importing(module):
+    """MASTER with `import <module> as mod` among its imports and a check that reads it."""
+    cells = [code(f"import {module} as mod")] + [
+        code('assert q2_y == 3 and mod is not None, "three"') if c["source"] == 'assert q2_y == 3, "three"' else c
+        for c in MASTER["cells"]]
+    return {"cells": cells}
+
+
+def test_preload_imports_what_the_checks_import_here_once(tmp_path, monkeypatch):
+    """The grading process loads the master's imports (so each checks child need not); the
+    checks still score the same."""
+    import sys
+    module = "cephlab_preload_probe"
+    (tmp_path / f"{module}.py").write_text("LOADED = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    master = _master_importing(module)
+    checks.preload(master)
+    assert module in sys.modules
+    got = checks.run(master, "test", "alice", {"q1": {"q1_x": 4.0}, "q2": {"q2_y": 3}}, {})
+    assert {q: s.score for q, s in got.items()} == {"q1": 2.0, "q2": 2.0}
+    monkeypatch.delitem(sys.modules, module)
+
+
+def test_preload_leaves_a_broken_import_to_the_checks_child():
+    master = _master_importing("no_such_module_for_cephlab_checks")
+    checks.preload(master)                      # does not raise
+    with pytest.raises(checks.CheckError, match="ModuleNotFoundError"):
+        checks.run(master, "test", "alice", {"q2": {"q2_y": 3}}, {})
+
+
+RUNNER_PROBE = '''
+import sys
+from cephlab.course import answer_runner as r
+from IPython.core.interactiveshell import InteractiveShell
+r.stand_in_otter()
+shell = InteractiveShell.instance()
+r.text_only_display(shell)
+
+class Plot:
+    drawn = 0
+    def _ipython_display_(self):
+        Plot.drawn += 1
+    def __repr__(self):
+        return "<a plot>"
+
+shell.user_ns["Plot"] = Plot
+for cell in ["import otter\\ngrader = otter.Notebook('01-redundancy.ipynb')\\nprint(grader.check('q1'))",
+             "Plot()", "from IPython.display import display\\ndisplay(Plot())"]:
+    result = shell.run_cell(cell, store_history=False)
+    assert result.error_in_exec is None, result.error_in_exec
+loaded_early = "otter.api" in sys.modules
+version = shell.user_ns["otter"].__version__          # any other attribute: the real package
+print("RESULT", type(shell.user_ns["grader"]).__name__, Plot.drawn, loaded_early, "otter.api" in sys.modules,
+      version == __import__("importlib.metadata").metadata.version("otter-grader"))
+'''
+
+
+def test_the_runner_stands_in_for_otter_and_shows_text_only():
+    """`import otter` and otter.Notebook cost nothing in the runner (the real package loads when
+    anything else of it is used), and a result's rich display (a LivePlot's PNG) is not made."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", RUNNER_PROBE], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "<a plot>" in done.stdout
+    assert done.stdout.splitlines()[-1] == "RESULT NoChecks 0 False True True", done.stdout
