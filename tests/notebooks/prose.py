@@ -238,3 +238,21 @@ class Outputs:
                 if all(c in t.columns for c in columns) and all(t.has(part) for part in having):
                     return t
         raise LookupError(f"no table in the outputs has the columns {columns} and rows {having}")
+
+
+# ---- synthetic notebooks for the tests' negative controls ----------------------------------------
+
+def nb(*cells):
+    return {"cells": list(cells), "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def code(source, *outputs):
+    return {"cell_type": "code", "source": source, "outputs": list(outputs), "metadata": {}}
+
+
+def md(source):
+    return {"cell_type": "markdown", "source": source, "metadata": {}}
+
+
+def stream(body):
+    return {"output_type": "stream", "name": "stdout", "text": body}

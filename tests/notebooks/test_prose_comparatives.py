@@ -48,6 +48,10 @@ from tests.notebooks.prose import (
     prints_measured,
     text,
 )
+from tests.notebooks.prose import code as _code
+from tests.notebooks.prose import md as _md
+from tests.notebooks.prose import nb as _nb
+from tests.notebooks.prose import stream as _stream
 
 SUMMARY = "What the model said, what the cluster did"
 # Prose that points at a printed output is next to it wherever it stands.
@@ -651,22 +655,6 @@ def test_the_scan_finds_comparatives_in_the_solutions(constants):
 
 
 # ---- negative controls: synthetic notebooks ----------------------------------------------------
-
-def _nb(*cells):
-    return {"cells": list(cells), "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-
-
-def _code(source, *outputs):
-    return {"cell_type": "code", "source": source, "outputs": list(outputs), "metadata": {}}
-
-
-def _md(source):
-    return {"cell_type": "markdown", "source": source, "metadata": {}}
-
-
-def _stream(body):
-    return {"output_type": "stream", "name": "stdout", "text": body}
-
 
 def _recovery(defaults, raised):
     return _code("print(table)", _stream(f"recovery with defaults: {defaults} s\n"

@@ -29,6 +29,10 @@ import re
 import pytest
 
 from tests.notebooks.prose import SOLUTIONS, measured, not_the_runs, numbers, text
+from tests.notebooks.prose import code as _code
+from tests.notebooks.prose import md as _md
+from tests.notebooks.prose import nb as _nb
+from tests.notebooks.prose import stream as _stream
 
 # {notebook stem: {(markdown cell index, number as normalised here)}}
 KNOWN: dict[str, set] = {}
@@ -57,22 +61,6 @@ def violations(nb, constants=frozenset()):
 @pytest.fixture(scope="module")
 def constants():
     return not_the_runs()
-
-
-def _nb(*cells):
-    return {"cells": list(cells), "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-
-
-def _code(source, *outputs):
-    return {"cell_type": "code", "source": source, "outputs": list(outputs), "metadata": {}}
-
-
-def _md(source):
-    return {"cell_type": "markdown", "source": source, "metadata": {}}
-
-
-def _stream(body):
-    return {"output_type": "stream", "name": "stdout", "text": body}
 
 
 def test_negative_control_a_measured_figure_in_prose_fails():
