@@ -5,8 +5,8 @@
 The grading copy (cephlab.course.grading.grading_copy) is the learner's code cells up to the
 last question, with an export marker where each question's check stood: a cell whose metadata
 `cephlab_export` names the question and the variables its checks read. The cells run in one
-IPython shell (magics and display() work as in Jupyter; a cell that raises, calls sys.exit or
-raises KeyboardInterrupt is reported and the next cell runs, as otter does). At each marker the
+IPython shell (magics work as in Jupyter, display() too, as text; a cell that raises, calls
+sys.exit or raises KeyboardInterrupt is reported and the next cell runs, as otter does). At each marker the
 named variables are written to OUT/answers.jsonl as one line of plain data (cephlab.course.answers),
 flushed at once, so the answers given before a cell that kills the process or loops forever still
 count. Nothing here decides a score: the checks run in the grader's process, on those lines.
