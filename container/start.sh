@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The image's entry point (as the user learner): copy the labs onto the work volume the first time,
-# start the mini cluster, then run the command (JupyterLab on 0.0.0.0:8888 by default, so the host's
+# The image's entry point. Started as root (the image's default), it only makes the container's own
+# /dev/fuse usable and runs itself again as learner; as learner it copies the labs onto the work
+# volume the first time, starts the mini cluster, then run the command (JupyterLab on 0.0.0.0:8888 by default, so the host's
 # -p 8888:8888 reaches it; the cluster itself listens on the container's 127.0.0.1 only).
 # `podman stop` sends SIGTERM: the cluster goes down before the container ends.
 # CEPHLAB_OSDS (default 4) and CEPHLAB_NO_CLUSTER=1 (JupyterLab only) change what starts.
