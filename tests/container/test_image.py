@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from cephlab.core.poll import poll_until
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "container"
 TAG = "localhost/ceph-storage-lab:ci"
@@ -41,15 +43,6 @@ pytestmark = pytest.mark.skipif(bool(_skip_reason()), reason=_skip_reason() or "
 
 def podman(*args, timeout=600, check=True) -> subprocess.CompletedProcess:
     return subprocess.run(["podman", *args], capture_output=True, text=True, timeout=timeout, check=check)
-
-
-def wait_for(predicate, timeout, what):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(1)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +82,8 @@ def running(image):
                 return r.status == 200
         except OSError:
             return False
-    wait_for(lab_answers, 300, "JupyterLab in the container")
+    poll_until(lab_answers, 300, "JupyterLab answering in the container", interval=1,
+               hint=f"see: podman logs {NAME}")
     image["start to JupyterLab s"] = round(time.monotonic() - t0, 1)
     try:
         yield image
