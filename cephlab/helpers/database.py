@@ -184,30 +184,52 @@ class DatabaseBench:
         lat = fsync_latencies_ms(self.data[name].parent, count=writes, size=8192, preallocate=True)
         return sum(lat) / len(lat)
 
-    def pgbench(self, name, clients, transactions=256, script="simple-update"):
+    def pgbench(self, name, clients, transactions=256, script="simple-update", seconds=None):
         """Run about `transactions` transactions in total over `clients` connections (seed 002's
-        fixed batch: each client runs ceil(transactions / clients)).
+        fixed batch: each client runs ceil(transactions / clients)), or, with `seconds`, as many as
+        the clients finish in that time (a point of a sweep then lasts long enough for a moment of
+        a shared host to weigh little in it, however fast the storage).
 
         Returns {"clients", "transactions", "tps", "latency_ms", "wall_s"}: tps and latency as
-        pgbench reports them (connection set-up excluded), wall_s the whole batch.
+        pgbench reports them (connection set-up excluded), wall_s the whole run.
         """
         per_client = -(-transactions // clients)
+        length = ["-T", str(seconds)] if seconds else ["-t", str(per_client)]
         t0 = time.monotonic()
         out = self._as_db(["pgbench", "-n", "-b", script, "-c", str(clients),
-                           "-j", str(min(clients, 2)), "-t", str(per_client), *self._conn(name),
+                           "-j", str(min(clients, 2)), *length, *self._conn(name),
                            "postgres"], f"pgbench on {name}", timeout=600)
         wall = time.monotonic() - t0
-        return {"clients": clients, "transactions": per_client * clients, **parse_pgbench(out),
-                "wall_s": wall}
+        done = parse_pgbench(out)
+        return {"clients": clients, "transactions": done.pop("transactions") if seconds else per_client * clients,
+                **done, "wall_s": wall}
+
+    def single_client_rounds(self, rounds=3, transactions=256):
+        """`rounds` rounds of (8 KiB write + fdatasync, then one client's pgbench batch) on each side,
+        local then Ceph in every round, so both sides of a round meet the same moment of a shared
+        host; the model takes each side's median, which a single busy moment cannot move.
+
+        Returns one dict per round and side: {"round", "storage", "flush_ms", "latency_ms", "tps"}.
+        """
+        out = []
+        for i in range(1, rounds + 1):
+            for name in ("local", "ceph"):
+                flush = self.fsync_ms(name)
+                one = self.pgbench(name, 1, transactions)
+                out.append({"round": i, "storage": name, "flush_ms": flush,
+                            "latency_ms": one["latency_ms"], "tps": one["tps"]})
+        return out
 
 
 def parse_pgbench(out):
-    """{"tps", "latency_ms"} from pgbench's summary; ParseError (naming pgbench, showing its
-    output) when a line is missing."""
+    """{"tps", "latency_ms", "transactions"} from pgbench's summary; ParseError (naming pgbench,
+    showing its output) when a line is missing."""
     tps = match_or_raise(r"tps = ([\d.]+)", out, "pgbench", "the transactions per second (tps = ...)")
     lat = match_or_raise(r"latency average = ([\d.]+) ms", out, "pgbench",
                          "the mean latency (latency average = ... ms)")
-    return {"tps": float(tps.group(1)), "latency_ms": float(lat.group(1))}
+    done = match_or_raise(r"number of transactions actually processed: (\d+)", out, "pgbench",
+                          "the count of transactions (number of transactions actually processed: ...)")
+    return {"tps": float(tps.group(1)), "latency_ms": float(lat.group(1)), "transactions": int(done.group(1))}
 
 
 def work_folder(cluster_name):

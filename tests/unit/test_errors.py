@@ -108,7 +108,9 @@ def test_pgbench_summary():
     out = ("pgbench (15.6 (Debian 15.6-0+deb12u1))\ntransaction type: <builtin: simple update>\n"
            "number of transactions actually processed: 256/256\nlatency average = 3.906 ms\n"
            "initial connection time = 2.1 ms\ntps = 256.012 (without initial connection time)\n")
-    assert parse_pgbench(out) == {"tps": 256.012, "latency_ms": 3.906}
+    assert parse_pgbench(out) == {"tps": 256.012, "latency_ms": 3.906, "transactions": 256}
+    timed = out.replace("256/256", "1503").replace("tps = 256.012", "tps = 751.417")   # pgbench -T 2
+    assert parse_pgbench(timed) == {"tps": 751.417, "latency_ms": 3.906, "transactions": 1503}
 
 
 def test_pgbench_output_without_a_summary_says_what_it_printed():
