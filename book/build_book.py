@@ -6,7 +6,7 @@
 
 Two sites. The instructor site (the default) shows the *solutions* with the outputs they were
 executed with (solutions/NN-topic.ipynb, never re-executed here), the instructor guide, the
-syllabus, the rubrics, the troubleshooting page, the pre/post quizzes with their answers
+syllabus, the rubrics, the troubleshooting page, the Ceph facts review, the pre/post quizzes with their answers
 (book/quizzes/) and the references. The learner site shows the student notebooks of labs/ as learners get them (answer
 cells `...`, public self-checks, no outputs: learners run them), an index for learners and the
 references; no solution, hidden test or instructor guide goes into its staging folder, and the
@@ -42,7 +42,7 @@ SOLUTIONS = ROOT / "solutions"
 LABS = ROOT / "labs"
 STAGING = ROOT / "build" / "book-src"
 PAGES = ("index.md", "instructor-guide.md", "syllabus.md", "rubrics.md", "troubleshooting.md", "references.md",
-         "_config.yml")
+         "ceph-facts.md", "_config.yml")
 QUIZZES = BOOK / "quizzes"      # the pre/post quizzes (otter masters), on the instructor site only
 # The learner site: {staged name: source page}; no instructor guide
 LEARNER_PAGES = {"index.md": "learner-index.md", "references.md": "references.md",
@@ -261,7 +261,7 @@ def stage(staging=STAGING, audience="instructor"):
     else:
         toc += ["  - caption: For instructors", "    chapters:", "      - file: instructor-guide",
                 "      - file: syllabus", "      - file: rubrics", "      - file: troubleshooting",
-                "      - file: references"]
+                "      - file: ceph-facts", "      - file: references"]
         if quizzes:
             toc += ["  - caption: Quizzes (solutions)", "    chapters:"]
             toc += [f"      - file: quizzes/{path.stem}" for path in quizzes]

@@ -73,7 +73,8 @@ pd.set_option("display.precision", 3)
 # *survives*. A PG accepts reads and writes only while at least `min_size` of its shards are up;
 # below that Ceph blocks the client rather than acknowledge a write that too few copies hold.
 # That is the CP side of the CAP trade-off that seed 000 names: consistency over availability.
-# Pacific's defaults are `min_size = size - size // 2` for replication (2 for size 3) and
+# The defaults, the same in Pacific, Reef and Tentacle (`osd_pool_default_min_size` is 0, "work
+# it out"), are `min_size = size - size // 2` for replication (2 for size 3) and
 # `k + min(1, m - 1)` for EC (Ceph source `src/mon/OSDMonitor.cc`, `prepare_pool_size`).
 #
 # Durability follows Backblaze's stripe model (B. Beach, *Backblaze durability calculator*,
@@ -85,8 +86,9 @@ pd.set_option("display.precision", 3)
 # **Small objects.** The 50 % of EC 4+2 holds for large objects only. An EC pool cuts an object
 # into stripes of k × `stripe_unit` bytes (4 KiB per chunk by default,
 # `osd_pool_erasure_code_stripe_unit`) and pads the last stripe; each of the k + m chunks is then
-# stored by BlueStore in whole allocation units (`bluestore_min_alloc_size`, 4 KiB in Pacific,
-# 64 KiB on HDD before it). A 1 KiB object takes one 4 KiB unit on each of its 6 OSDs in EC 4+2:
+# stored by BlueStore in whole allocation units (`bluestore_min_alloc_size`: 4 KiB on HDD and SSD
+# in Pacific, Reef and Tentacle, 64 KiB on HDD before Pacific; an OSD keeps the value it was
+# created with). A 1 KiB object takes one 4 KiB unit on each of its 6 OSDs in EC 4+2:
 # 24 KiB, where 3-way replication takes 12 KiB (Ceph docs, *Erasure code profiles* and
 # *BlueStore configuration reference*). `red.allocated_bytes` computes it.
 

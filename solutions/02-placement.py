@@ -82,7 +82,8 @@ pd.set_option("display.precision", 3)
 # PGs, not objects, are what CRUSH places, so how evenly the *PGs* spread decides how evenly
 # the disks fill. Seed 002 shows `ceph osd df tree` on its cluster with `MIN/MAX VAR:
 # 0.66/1.36`: one disk 36 % above average, one 34 % below. Ceph's placement-group guide (PGCalc,
-# docs.ceph.com) and the Pacific pg_autoscaler aim at about 100 PGs per OSD to keep this small.
+# docs.ceph.com) and the pg_autoscaler aim at about 100 PGs per OSD to keep this small (the
+# autoscaler's `mon_target_pg_per_osd` is 100 in Pacific, Reef and Tentacle).
 # Code: Ceph v16.2.15 `src/common/ceph_hash.cc`, `src/include/rados.h`, `src/crush/mapper.c`,
 # `src/osd/OSDMap.cc`; our numpy copy is `models.crush` (tested bit for bit against `crushtool`).
 

@@ -70,9 +70,10 @@ pd.set_option("display.precision", 3)
 #
 # **Journals and WALs write twice.** FileStore (the seed's backend) writes every op to its
 # journal first and to the file system later; with the journal on the data disk each replica
-# write costs two device writes. BlueStore (Pacific's default, the one your cluster runs) sends
-# a new write smaller than `bluestore_prefer_deferred_size_hdd` (64 KiB) through its RocksDB
-# write-ahead log first and writes it in place later — the same 2× on a disk classed *hdd*
+# write costs two device writes. BlueStore (the default since Luminous, the only back end from
+# Reef on, and the one your cluster runs) sends a new write smaller than
+# `bluestore_prefer_deferred_size_hdd` (64 KiB in Pacific, Reef and Tentacle; 0 on SSD) through
+# its RocksDB write-ahead log first and writes it in place later — the same 2× on a disk classed *hdd*
 # (Ceph source `src/os/bluestore/BlueStore.cc`, `_do_alloc_write`, v16.2.15). Seed 000's case 2
 # moved the journals to one SSD per node and planned 15,000 IOPS (the SSD's figure), but
 # measured 2,273: the journal absorbs a write quickly, yet every byte still has to reach the
@@ -694,13 +695,14 @@ run.check("my_iops_ratio", my_iops_ratio, "iops_ratio",
 # sweep three times (every other time in reverse order, so slow drift falls on every point alike).
 #
 # One client setting changes for this measurement (the clean-up restores it): librbd's cache is
-# switched off (`rbd_cache false` for the clients). Pacific's defaults turn it on with the policy
-# `writearound` (Ceph v16 `src/common/options.cc`): writes go to the OSDs at once but may be
+# switched off (`rbd_cache false` for the clients). Pacific's defaults, unchanged in Reef and
+# Tentacle, turn it on with the policy `writearound` (Ceph v16 `src/common/options.cc`): writes
+# go to the OSDs at once but may be
 # acknowledged to fio before the OSDs finish them, within the cache's dirty-byte budget, and with
 # `rbd_cache_writethrough_until_flush` (true) it stays write-through until the client's first
-# flush. Switched off, every write fio counts was acknowledged by the OSDs and no read is served
-# from the client's memory, so the curve describes the cluster: try it, by leaving the setting
-# out.
+# flush. Switched off, every write fio counts was acknowledged by the OSDs, so the curve
+# describes the cluster: try it, by leaving the setting out. Reads are not what it changes:
+# `writearound` keeps no read cache (only the `writethrough` and `writeback` policies do).
 #
 # The model's inputs are the measured ends, so the check tests only the *shape*. It is paired:
 # each round's point is divided by the model fed with that same round's ends (`readmix.paired`),

@@ -82,7 +82,8 @@ pd.set_option("display.precision", 3)
 # distributions), `kernel.threads-max` (set from the RAM size at boot) or the Ceph user's
 # `RLIMIT_NPROC` (Linux kernel documentation, `admin-guide/sysctl/kernel.rst`).
 #
-# **AsyncMessenger**, the default since Luminous and the only messenger in Pacific, serves every
+# **AsyncMessenger**, the default since Kraken (Luminous is the first long-term release with it)
+# and the only messenger since Octopus (so in Pacific, Reef and Tentacle), serves every
 # connection from a fixed pool of event-loop threads (`ms_async_op_threads`, default 3) using
 # `epoll`. An OSD then has a constant number of threads, whatever its clients; the connections
 # remain, but they cost a file descriptor and some memory each, not two threads.

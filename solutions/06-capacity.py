@@ -71,7 +71,10 @@ GIB, MIB = 2**30, 2**20
 #   goes on; above *full* (0.95) recovery stops too (`recovery_toofull`) and the cluster stops
 #   accepting writes to every pool that uses it
 #   (Ceph docs, *Monitor config reference — storage capacity*; `mon_osd_nearfull_ratio` etc. in
-#   `src/common/options.cc`, v16.2.15). Because CRUSH spreads data only roughly evenly (lab 02),
+#   `src/common/options.cc`, v16.2.15, the same defaults in Reef and Tentacle). The options only
+#   seed the OSD map when the cluster is made; `ceph osd set-nearfull-ratio`,
+#   `set-backfillfull-ratio` and `set-full-ratio` change the ratios the cluster uses, as this lab
+#   does. Because CRUSH spreads data only roughly evenly (lab 02),
 #   the fullest OSD reaches 0.95 while the average is lower: the rest of the space is stranded.
 #
 # Why 0.7 and not 0.85? Headroom for failure: when a host dies, its data is re-replicated onto

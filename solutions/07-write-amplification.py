@@ -26,7 +26,9 @@
 #   random writes to the disk.
 #
 # **You need:** the lab cluster (3 OSDs or more). The lab also starts a small FileStore cluster
-# of its own (3 OSDs) and removes it at the end. About 90 seconds.
+# of its own (3 OSDs) and removes it at the end. About 90 seconds. FileStore needs Pacific
+# (Debian 12): the `ceph-osd` of Reef and Tentacle refuses to create a FileStore OSD, so there the
+# FileStore cells stop with cephlab's error and the model and seed 003's figures carry the lesson.
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -76,9 +78,11 @@ KIB, MIB = 1024, 1024 * 1024
 # - **BlueStore** writes data straight to the raw device and its metadata to RocksDB (on BlueFS).
 #   A *small* overwrite is **deferred**: the data goes into the RocksDB write-ahead log (WAL)
 #   with the transaction, and is copied to its place later — two copies again, but only for
-#   writes below `bluestore_prefer_deferred_size` (64 KiB on HDD in Pacific). Large writes go
+#   writes below `bluestore_prefer_deferred_size` (64 KiB on HDD, 0 on SSD, in Pacific, Reef and
+#   Tentacle). Large writes go
 #   direct: WAF → 3. In Jewel, BlueStore allocated 64 KiB units and padded small writes into new
-#   space with zeros; since Pacific `bluestore_min_alloc_size` is 4 KiB on HDD and SSD.
+#   space with zeros; since Pacific `bluestore_min_alloc_size` is 4 KiB on HDD (on SSD since
+#   Octopus), and Reef and Tentacle keep it.
 #
 # The model (`models.waf`) counts, per client write and per replica, the bytes of each part and
 # multiplies by the replicas. Its FileStore metadata terms are calibrated to the seed; its
@@ -435,7 +439,9 @@ assert abs(q6_waf - float(waf.bluestore_waf(my_write_kib * 1024, sst_bytes=0, bl
 # - **device bytes**: what the OSD processes wrote, from `/proc/<pid>/io` (`write_bytes`). Each
 #   OSD's device is a plain file, so for BlueStore this is everything;
 # - **parts**, from `perf dump`: BlueFS `bytes_written_wal` / `_sst` / `logged_bytes`, BlueStore
-#   `deferred_write_bytes`, and direct data (big + small writes − deferred).
+#   `deferred_write_bytes`, and direct data (big + small writes − deferred). These are Pacific's
+#   counter names; Reef and Tentacle drop the `bluestore_` prefix of the big/small counters and
+#   rename the deferred pair, which the lab's helpers translate (`cephlab/core/releases.py`).
 #
 # Then 4 KiB again with `bluestore_prefer_deferred_size_hdd = 0`. The table shows the model's
 # short-window WAF (Q6) next to each run, and your prediction next to your size.
@@ -505,7 +511,8 @@ bs_table
 # %% [markdown]
 # ## Measure: FileStore on a cluster of its own
 #
-# The same image and writes on 3 FileStore OSDs. Here `/proc/<pid>/io` counts the journal (direct
+# The same image and writes on 3 FileStore OSDs (Pacific only, as said at the top). Here
+# `/proc/<pid>/io` counts the journal (direct
 # writes), the data the OSD writes into the page cache, and its key-value store's files — but
 # not what the kernel's own threads write for the file system (its journal and metadata), so
 # the device WAF here leaves out seed 003's "file system" parts. And a page rewritten while it

@@ -96,8 +96,11 @@ MiB = 2**20
 # that the PGs settled back to a stable state after a while. This lab measures that "while":
 # how long it is, what sets it, and whether a client notices.
 #
-# **What sets the recovery time.** When an OSD fails, the monitors mark it `down` within seconds
-# (its peers report it) and `out` after `mon_osd_down_out_interval` (600 s). Out moves its PGs to
+# **What sets the recovery time.** When an OSD fails, the monitors mark it `down` once two peers
+# report it (`mon_osd_min_down_reporters`): at once when its process is gone and they find its
+# port closed, else after `osd_heartbeat_grace` (20 s) without heartbeats. It is marked `out`
+# after `mon_osd_down_out_interval` (600 s; these three defaults are the same in Pacific, Reef
+# and Tentacle). Out moves its PGs to
 # other OSDs, and the surviving copies are pushed there. Three throttles of Ceph Pacific
 # (`src/common/options.cc`, v16.2.15) set the pace:
 #
@@ -111,6 +114,17 @@ MiB = 2**20
 #   spans all three, so **only one PG recovers at a time** — one OSD's sleep schedule does all
 #   the work. `rec.concurrent_recoveries` counts this bound.
 # - `osd_recovery_max_active_hdd` = 3: pushes in flight per OSD.
+#
+# These throttles act as described under Pacific's scheduler, `osd_op_queue = wpq`. From Quincy
+# on, and so on Reef and Tentacle, the default is the mClock scheduler (`mclock_scheduler`, with
+# the profile `balanced` in Reef and Tentacle). Under mClock every
+# recovery sleep is set to 0, and `osd_max_backfills` and `osd_recovery_max_active_*` stay at
+# their defaults (1 and 3 on HDD, as above) and refuse changes unless
+# `osd_mclock_override_recovery_settings` is true. mClock paces recovery instead by its profile's
+# share of the OSD's estimated IOPS capacity (`osd_mclock_max_capacity_iops_hdd`, 315 unless the
+# OSD's start-up benchmark measures another figure). The model below is the wpq one; on Reef or
+# Tentacle `ceph config set osd osd_op_queue wpq` and a restart of the OSDs bring it back (the
+# note `cephlab up` prints there says how). Docs: *mClock Config Reference* (docs.ceph.com, Reef).
 #
 # The model (`models.recovery`, after M. Kampe's reliability models in *ceph/ceph-tools*):
 #
@@ -737,8 +751,10 @@ durability
 # The reasoning holds whatever your run measured; the figures in the next cell are your run's.
 # A crash shows up first as `stale` (the primary stopped reporting), then `peering` (no I/O),
 # then `active+...+degraded` (serving I/O with two copies) waiting for and taking recovery
-# slots, then `active+clean`: the seed 002 sequence. With the defaults the model lets one PG
-# recover at a time, one push per recovery sleep (0.1 s on HDD-class OSDs, none on SSDs); every PG also waits for its reservations and one
+# slots, then `active+clean`: the seed 002 sequence. With Pacific's defaults (the wpq scheduler)
+# the model lets one PG recover at a time, one push per recovery sleep (0.1 s on HDD-class OSDs,
+# none on SSDs; mClock, the default from Quincy on, sets every sleep to 0); every PG also waits
+# for its reservations and one
 # more sleep before it is declared clean, costs the model leaves out that matter on a small
 # cluster with few objects per PG. Tuned, the disks set the pace and what remains is peering and
 # the PG-stats steps to the manager. Ceph's 600 s down-out interval dwarfs a small cluster's

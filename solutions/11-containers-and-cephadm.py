@@ -142,7 +142,9 @@ host_failure_table()
 # ones with a shard there turn `active+undersized+degraded` and keep serving I/O, and they heal
 # only if enough hosts are left to take the missing copy. With domain *osd* CRUSH may put two
 # shards of a PG on the same host: those PGs lose two and block until the host returns, while the
-# rest could be rebuilt on the other hosts' OSDs once the stopped OSDs are marked out (after 600 s).
+# rest could be rebuilt on the other hosts' OSDs once the stopped OSDs are marked out (after
+# `mon_osd_down_out_interval`, 600 s; a whole host is still marked out, since
+# `mon_osd_down_out_subtree_limit` spares only a whole rack or larger).
 
 # %% [markdown]
 # ### More hosts, more OSDs per host
