@@ -28,7 +28,9 @@ fi
 
 base="${CEPHLAB_IMAGE_BASE:-}"
 if [ -z "$base" ]; then
-    if "$engine" image exists localhost/debian:bookworm 2>/dev/null; then base=localhost/debian:bookworm
+    # a local Debian base (vagrant/provision/build-image.sh --base-only, for machines that reach
+    # only the package mirrors); `image inspect` asks both podman and docker (`image exists` is podman's)
+    if "$engine" image inspect localhost/debian:bookworm > /dev/null 2>&1; then base=localhost/debian:bookworm
     else base=docker.io/library/debian:bookworm-slim; fi
 fi
 args=(build --network host --build-arg "BASE=$base" -t "$TAG" -f "$context/container/Containerfile")
