@@ -1,17 +1,17 @@
 """README.md's set-up, proved on a bare Debian of each release the lab supports.
 
 One run per Debian suite, each with the Ceph it ships (cephlab.core.releases): bookworm (Debian 12,
-Pacific 16.2), trixie (Debian 13, Reef 18.2) and sid (unstable, Tentacle 20.2).
-`debootstrap --variant=minbase SUITE` builds a minimal root (no sudo, no git, no Python, no
-Ceph) in a work folder under /var/tmp. Inside it, as a new user following README.md would, as root:
-the README's by-hand line, the README's clone line (a clean clone of this checkout's committed
-HEAD), `make setup`, `cephlab up --osds 4`, the student versions of labs 01 and 09 (lab 09 runs an
-MDS and ceph-fuse: it needs fusermount; Debian 12 runs lab 09 only, see DEFAULT_LABS) top to
-bottom with nbclient, `cephlab down`; then nothing of the lab may be left running, mounted or
-attached to a loop device. The steps inside the root are tests/setup/bare_inside.sh, run as PID 1 of its own PID and mount namespace, so that whatever the
-lab leaves behind ends with the namespace; the leftover checks run inside it first, so they prove
-`cephlab down` cleaned up, not the namespace. The work folder is removed afterwards, also when the
-test fails.
+Pacific 16.2), trixie (Debian 13, Reef 18.2) and sid (unstable, Tentacle 20.2). `debootstrap
+--variant=minbase SUITE` builds a minimal root (no sudo, no git, no Python, no Ceph) in a work
+folder under /var/tmp. Inside it, as a new user following README.md would, as root: the README's
+by-hand line, the README's clone line (a clean clone of this checkout's committed HEAD), `make
+setup`, `cephlab up --osds 4`, the student versions of labs 01 and 09 (lab 09 runs an MDS and
+ceph-fuse: it needs fusermount; Debian 12 runs lab 09 only, see DEFAULT_LABS) top to bottom with
+nbclient, `cephlab down`; then nothing of the lab may be left running, mounted or attached to a
+loop device. The steps inside the root are tests/setup/bare_inside.sh, run as PID 1 of its own PID
+and mount namespace, so that whatever the lab leaves behind ends with the namespace; the leftover
+checks run inside it first, so they prove `cephlab down` cleaned up, not the namespace. The work
+folder is removed afterwards, also when the test fails.
 
 The root gets /usr/sbin/policy-rc.d answering "no" (what Debian's container images ship): a
 chroot has no systemd, and sid's ceph-mon postinst fails when it tries to restart its service.
