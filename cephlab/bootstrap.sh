@@ -97,11 +97,28 @@ lock() {
     say "wrote $LOCK ($(grep -vc '^#' "$LOCK") packages)"
 }
 
+# The class's hub (container/jupyterhub_config.py, tests/container/test_hub.py) needs JupyterHub's
+# proxy, configurable-http-proxy, from npm: container/class-hub.sh install-proxy puts it into
+# .venv/hub-proxy (project-local; jupyterhub and dockerspawner are in pyproject's test extras).
+ensure_hub_proxy() {
+    local version
+    version="$(sed -n 's/^HUB_PROXY_VERSION=//p' "$ROOT/container/class-hub.sh")"
+    [ -f "$VENV/hub-proxy/.version-$version" ] && return 0
+    # Debian's nodejs has no npm (the package npm); a Node.js from NodeSource has it built in and
+    # conflicts with Debian's npm, so npm is installed only when missing
+    if ! command -v npm >/dev/null; then
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm
+    fi
+    bash "$ROOT/container/class-hub.sh" install-proxy
+}
+
 setup() {
     # `setup --test` (and `test`) add the test-only packages
-    if [ "${1:-}" = "--test" ]; then OS_PACKAGES+=("${TEST_PACKAGES[@]}"); fi
+    local test=0
+    if [ "${1:-}" = "--test" ]; then test=1; OS_PACKAGES+=("${TEST_PACKAGES[@]}"); fi
     timed "OS packages" ensure_os_packages
     timed "Python environment" ensure_venv
+    if [ "$test" = 1 ]; then timed "hub proxy" ensure_hub_proxy; fi
 }
 
 run_lab() {

@@ -12,22 +12,17 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from cephlab.core.poll import poll_until
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts" / "container"
-TAG = "localhost/ceph-storage-lab:ci"
+from .conftest import ARTIFACTS, ROOT, TAG, ULIMITS, podman
+
 NAME = f"cephlab-image-test-{os.getpid()}"
 LABS = ("01-redundancy", "09-cephfs-metadata")
-# this machine's hard limits are below podman's defaults (1048576 open files): the run would fail
-ULIMITS = ["--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768"]
 
 
 def _skip_reason() -> str:
@@ -39,29 +34,6 @@ def _skip_reason() -> str:
 
 
 pytestmark = pytest.mark.skipif(bool(_skip_reason()), reason=_skip_reason() or "-")
-
-
-def podman(*args, timeout=600, check=True) -> subprocess.CompletedProcess:
-    return subprocess.run(["podman", *args], capture_output=True, text=True, timeout=timeout, check=check)
-
-
-@pytest.fixture(scope="module")
-def image(tmp_path_factory):
-    """The image, built the way `make image` builds it; {phase: seconds} of the build."""
-    times = {}
-    state = tmp_path_factory.mktemp("base")
-    t0 = time.monotonic()
-    subprocess.run(["bash", str(ROOT / "vagrant/provision/build-image.sh"), "--base-only"], check=True,
-                   env={**os.environ, "CEPHLAB_STATE": str(state)}, timeout=900)
-    times["base image"] = round(time.monotonic() - t0, 1)
-    t0 = time.monotonic()
-    build = subprocess.run(["bash", str(ROOT / "container/build.sh")], capture_output=True, text=True,
-                           env={**os.environ, "CEPHLAB_IMAGE": TAG}, timeout=1800)
-    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
-    times["image build"] = round(time.monotonic() - t0, 1)
-    times["image size MB"] = round(int(podman("image", "inspect", "--format", "{{.Size}}", TAG).stdout) / 1e6)
-    yield times
-    podman("rmi", "-f", TAG, check=False)
 
 
 @pytest.fixture(scope="module")
