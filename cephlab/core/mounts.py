@@ -42,13 +42,23 @@ def unmount_all(prefix: str) -> list[str]:
 
 
 def loop_devices(image: str | os.PathLike) -> list[str]:
-    """The loop devices backed by the file `image` (losetup -j); [] when losetup is missing."""
+    """The loop devices backed by the file `image`, or by any file under it when `image` ends in
+    "/"; [] when losetup is missing. Read from losetup's list of every device, which names each
+    backing file without opening it (`losetup -j` stats it, and fails when the file sits on a
+    FUSE mount whose daemon has died)."""
     try:
-        out = teardown.run(["losetup", "-j", str(image)])
+        out = teardown.run(["losetup", "-n", "-l", "-O", "NAME,BACK-FILE"])
     except Exception as e:      # StepFailed or a missing program: nothing can be listed
         teardown.report(f"cannot list the loop devices of {image} ({teardown.reason(e)})")
         return []
-    return [line.split(":", 1)[0] for line in out.splitlines() if line.strip()]
+    wanted = str(image)
+    found = []
+    for line in out.splitlines():
+        name, _, back = line.strip().partition(" ")
+        back = back.strip().removesuffix(" (deleted)")
+        if name and (back.startswith(wanted) if wanted.endswith("/") else back == wanted):
+            found.append(name)
+    return found
 
 
 def detach_loops(image: str | os.PathLike, timeout: float = LOOP_GONE_S) -> list[str]:

@@ -250,14 +250,17 @@ def remove_leftovers(work, bin_dir=None):
     work = Path(work)
     if not work.exists():
         return
-    for pid_file in work.glob("**/postmaster.pid"):
-        teardown.attempt(f"stop PostgreSQL in {pid_file.parent}", _stop_server, pid_file, bin_dir)
+    # DatabaseBench's two data folders, named, not searched for: a glob would walk into the
+    # rbd-fuse mount, which raises ENOTCONN once rbd-fuse is gone (and then nothing else ran)
+    for data in (work / "local" / "pgdata", work / "mnt" / "pgdata"):
+        teardown.attempt(f"stop PostgreSQL in {data}", _stop_server, data / "postmaster.pid", bin_dir)
     mnt, rbd_dir = work / "mnt", work / "rbd"
-    if os.path.ismount(mnt):
+    # mounted or not by /proc/mounts: os.path.ismount says False for a dead FUSE mount
+    mounted = set(mounts.mounts_under(str(work) + "/"))
+    if str(mnt) in mounted:
         teardown.attempt(f"unmount {mnt}", teardown.unmount, mnt, fuse=False, remove=False)
-    for image_file in rbd_dir.glob("*") if os.path.ismount(rbd_dir) else []:
-        mounts.detach_loops(image_file)
-    if os.path.ismount(rbd_dir):
+    mounts.detach_loops(str(rbd_dir) + "/")             # by losetup's list: rbd-fuse may be dead
+    if str(rbd_dir) in mounted:
         teardown.attempt(f"unmount rbd-fuse at {rbd_dir}", teardown.unmount, rbd_dir, remove=False)
     shutil.rmtree(work, ignore_errors=True)
 
@@ -265,8 +268,17 @@ def remove_leftovers(work, bin_dir=None):
 def _stop_server(pid_file: Path, bin_dir: str | os.PathLike | None = None) -> None:
     """pg_ctl stop -m immediate; when that fails, SIGKILL the postmaster (its backends follow),
     but only while its command line still names this data folder (never a recycled PID). A stale
-    postmaster.pid (no server runs) needs nothing."""
+    postmaster.pid (no server runs) needs nothing; an unreadable one (its mount is dead) is
+    replaced by the postmaster found by its command line."""
     data = pid_file.parent
+    try:
+        if not pid_file.exists():
+            return
+    except OSError:                         # ENOTCONN: the data folder's mount died
+        for pid in _postmasters_of(data):
+            teardown.kill(pid)
+            teardown.report(f"{data} is on a dead mount; killed its postmaster {pid}")
+        return
     try:
         pg_ctl = str(Path(bin_dir or pg_bin_dir()) / "pg_ctl")
         cmd = [pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"]
@@ -277,6 +289,16 @@ def _stop_server(pid_file: Path, bin_dir: str | os.PathLike | None = None) -> No
             return
         teardown.kill(pid)
         teardown.report(f"pg_ctl could not stop {data} ({teardown.reason(e)}); killed its postmaster {pid}")
+
+
+def _postmasters_of(data: Path) -> list[int]:
+    """PostgreSQL servers started with `-D data` (by their command line)."""
+    found = []
+    for pid in proc.pids():
+        args = proc.cmdline(pid)
+        if args and Path(args[0]).name == "postgres" and str(data) in args:
+            found.append(pid)
+    return found
 
 
 def _postmaster_pid(pid_file: Path) -> int | None:

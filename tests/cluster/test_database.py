@@ -61,3 +61,23 @@ def test_down_frees_the_database_mounts_before_the_daemons_stop(bench, lab_clust
     assert str(bench.work) not in Path("/proc/mounts").read_text()
     loops = subprocess.run(["losetup", "-a"], capture_output=True, text=True).stdout
     assert str(bench.work) not in loops
+
+
+def test_a_dead_rbd_fuse_still_leaves_nothing(bench, lab_cluster):
+    """When rbd-fuse dies under lab 10 (a crash, an OOM kill), its mount answers ENOTCONN to every
+    look inside: the clean-up must still stop both servers, unmount ext4, detach the loop device
+    and unmount rbd-fuse (it once walked into the dead mount looking for postmaster.pid and stopped)."""
+    from cephlab.core import proc
+    fuse = [pid for pid in proc.pids() if (args := proc.cmdline(pid)) and Path(args[0]).name == "rbd-fuse"
+            and any(str(bench.work) in a for a in args)]
+    assert len(fuse) == 1, f"rbd-fuse of {bench.work}: {fuse}"
+    os.kill(fuse[0], 9)
+    with pytest.raises(OSError):
+        (bench.work / "rbd" / "pgdata").stat()         # the mount is dead, as after a crash
+    cleanup.free_lab_clients(lab_cluster.name, lab_cluster.dir)
+    assert not bench.work.exists()
+    assert str(bench.work) not in Path("/proc/mounts").read_text()
+    loops = subprocess.run(["losetup", "-a"], capture_output=True, text=True).stdout
+    assert str(bench.work) not in loops
+    servers = [pid for pid in proc.pids() if any(str(bench.work) in a for a in proc.cmdline(pid))]
+    assert not servers, f"processes of {bench.work} left: {servers}"
