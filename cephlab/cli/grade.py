@@ -139,7 +139,7 @@ def grade_one(notebook, args):
         write_class_files(args, [(notebook, err)])
         return 1
     print(f"{notebook} (lab {result.lab}, graded in {result.seconds:.0f} s)")
-    for q, (score, possible) in sorted(result.questions.items(), key=lambda kv: _question_key(kv[0])):
+    for q, (score, possible) in sorted(result.questions.items(), key=lambda kv: gradebook.question_key(kv[0])):
         print(f"  {q:<6} {fmt(score)}/{fmt(possible)}")
     if gradebook.id_warning(result):
         print(f"cephlab grade: warning: {notebook}: {gradebook.id_warning(result)}", file=sys.stderr)
@@ -194,15 +194,10 @@ def write_class_files(args, outcomes):
     print(f"wrote {len(feedback)} feedback files in {args.out / 'feedback'}/ (one per learner and lab)")
 
 
-def _question_key(name):
-    digits = "".join(ch for ch in name if ch.isdigit())
-    return (int(digits) if digits else 0, name)
-
-
 def write_csv(path, outcomes):
     """One row per notebook; a notebook that could not be graded gets its error instead of points."""
     questions = sorted({q for _, o in outcomes if not isinstance(o, Exception) for q in o.questions},
-                       key=_question_key)
+                       key=gradebook.question_key)
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["notebook", "lab", "score", "possible", *questions, "error"])

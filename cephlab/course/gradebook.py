@@ -121,9 +121,9 @@ def fmt(x: float) -> str:
 
 
 def question_key(name: str) -> tuple[int, str]:
-    """Natural order: q2 before q10."""
+    """Natural order: q2 before q10; a column without a number ("gap", the measurement) last."""
     digits = "".join(ch for ch in name if ch.isdigit())
-    return (int(digits) if digits else 0, name)
+    return (int(digits) if digits else 10**9, name)
 
 
 def text_cell(value: str) -> str:

@@ -46,7 +46,7 @@ from typing import Any
 import yaml
 
 from cephlab.core.errors import CourseError
-from cephlab.course import answer_runner, answers, checks, params
+from cephlab.course import answer_runner, answers, checks, measured, params
 from cephlab.course.notebooks import SOLUTIONS, solution_notebooks
 from cephlab.course.sandbox import JOB, MEMORY_MARKER, Sandbox, SandboxError, write_shared
 
@@ -359,7 +359,7 @@ def typed_learner(out: Path) -> str:
     return typed.strip()[:200] if type(typed) is str else ""
 
 
-def _outcome(notebook, lab, master, job: Path, child, status, timeout, sandbox, learner, used=""):
+def _outcome(notebook, lab, master, job: Path, child, status, timeout, sandbox, learner, used="", gap=None):
     """A GradeResult, or the GradingError that says why the notebook has none."""
     if isinstance(status, GradingError):
         return status
@@ -390,9 +390,12 @@ def _outcome(notebook, lab, master, job: Path, child, status, timeout, sandbox, 
         scores = checks.run(master, lab, who, values, problems)
     except checks.CheckError as err:
         return GradingError(f"{notebook}: {err}")
-    return GradeResult(notebook, lab, {q: (sc.score, sc.possible) for q, sc in scores.items()},
-                       child.elapsed, learner=who, notebook_learner=shown,
-                       feedback={q: sc.feedback for q, sc in scores.items()}, warnings=warnings + unread)
+    questions = {q: (sc.score, sc.possible) for q, sc in scores.items()}
+    feedback = {q: sc.feedback for q, sc in scores.items()}
+    if gap is not None:
+        questions[measured.QUESTION], feedback[measured.QUESTION] = (gap[0], measured.POINTS), gap[1]
+    return GradeResult(notebook, lab, questions, child.elapsed, learner=who, notebook_learner=shown,
+                       feedback=feedback, warnings=warnings + unread)
 
 
 def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX, learner_of=None):
@@ -432,6 +435,8 @@ def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX,
             def start(ctx):
                 nb, master = read(notebook), master_of(master_path)
                 state["lab"], state["master"] = lab_of(notebook, nb), master
+                # the measurement half, read from the handed-in notebook as data (no code runs)
+                state["gap"] = measured.grade_gap(nb, master) if measured.graded(master) else None
                 # the folder's id, else the instructor's $CEPHLAB_LEARNER, else the id the notebook
                 # showed it used (the hub user on a hub), else (None) the id typed in it
                 state["used"] = used_learner(nb)
@@ -444,7 +449,8 @@ def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX,
 
             def finish(child, status):
                 outcome = _outcome(notebook, state.get("lab"), state.get("master"), job, child, status,
-                                   timeout, sandbox, state.get("learner"), state.get("used", ""))
+                                   timeout, sandbox, state.get("learner"), state.get("used", ""),
+                                   state.get("gap"))
                 if on_result:
                     on_result(notebook, outcome)
                 return outcome
@@ -487,12 +493,21 @@ def solution_answers(master):
 
 
 def question_points(master):
-    """{"q1": points} as the master notebook declares them."""
+    """{"q1": points} of the questions the master notebook declares (otter's)."""
     points = {}
     for cell in master["cells"]:
         if _raw_directive(cell) == "BEGIN QUESTION":
             meta = yaml.safe_load(_source(cell).split("\n", 1)[1]) or {}
             points[meta["name"]] = meta.get("points", 1)
+    return points
+
+
+def graded_points(master):
+    """Every column a notebook of this lab is graded on: its questions, and "gap" (the learner's
+    reading of their own run, cephlab.course.measured) where the master's reference run recorded one."""
+    points = question_points(master)
+    if measured.graded(master):
+        points[measured.QUESTION] = measured.POINTS
     return points
 
 

@@ -17,13 +17,23 @@ from __future__ import annotations
 import math
 from numbers import Real
 
+from cephlab.core import gap_record
+from cephlab.helpers import choices
 
-def choice(value, default, what):
+
+def choice(value, default, what, lab=None):
     """The value a learner chose in an exercise, or `default` (said so) while it is still `...`:
-    the measurement that uses the choice runs either way, and the learner sees which it used."""
+    the measurement that uses the choice runs either way, and the learner sees which it used.
+    With `lab` ("01"), a value outside that lab's rule for this choice (cephlab.helpers.choices,
+    looked up by the first word of `what`) raises ValueError naming the valid values."""
     if value is ... or value is None:      # said in the learner's own cell (a display, not a log)
         print(f"{what} is not set yet: measuring with {default!r}; set it and run this cell again")
         return default
+    if lab is not None:
+        allowed = choices.rule(lab, what.split()[0])
+        if not allowed.accepts(value):
+            raise ValueError(f"{what} = {value!r} is not a value this lab can measure: choose "
+                             f"{allowed.says}. Set it in the question above and run this cell again.")
     return value
 
 
@@ -53,13 +63,28 @@ class RunFigures:
         actual = self.figures[name]
         return math.isclose(float(answer), actual, rel_tol=rel_tol, abs_tol=1e-9)
 
-    def check(self, label: str, answer: object, name: str, hint: str, rel_tol: float = 0.02) -> None:
-        """Print whether `answer` (the learner's `label`) matches the run's figure `name`
-        (returns nothing, so a notebook shows only the sentence)."""
+    def check(self, label: str, answer: object, name: str, hint: str, rel_tol: float = gap_record.REL_TOL) -> None:
+        """Show whether `answer` (the learner's `label`) matches the run's figure `name` (returns
+        nothing, so a notebook shows only the sentence). The output also carries, in its metadata,
+        the record that grading reads (cephlab.core.gap_record, read by cephlab.course.measured): it is not shown."""
         ok = self.matches(name, answer, rel_tol)
         if ok is None:
-            print(f"{label} is not set yet: compute it from your run's table above")
+            sentence = f"{label} is not set yet: compute it from your run's table above"
         elif ok:
-            print(f"{label} matches your run (within {rel_tol:.0%}). Now explain the gap below.")
+            sentence = f"{label} matches your run (within {rel_tol:.0%}). Now explain the gap below."
         else:
-            print(f"{label} does not match your run. Reconsider: {hint}")
+            sentence = f"{label} does not match your run. Reconsider: {hint}"
+        _show(sentence, gap_record.record(label, name, answer, self.figures[name], rel_tol, ok))
+
+
+def _show(sentence: str, metadata: dict) -> None:
+    """The sentence as a display with `metadata` in a notebook's kernel; printed elsewhere."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import publish_display_data
+    except ImportError:
+        get_ipython = None
+    if get_ipython is None or get_ipython() is None:
+        print(sentence)
+        return
+    publish_display_data({"text/plain": sentence}, metadata=metadata)

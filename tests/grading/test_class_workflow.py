@@ -24,7 +24,7 @@ def graded(tmp_path_factory):
     work = tmp_path_factory.mktemp("class")
     master = grading.read(grading.solution_path(LAB))
     student = grading.read(LABS / LAB / f"{LAB}.ipynb")
-    points = grading.question_points(master)
+    points = grading.graded_points(master)
     for learner, questions in CLASS.items():
         nb = grading.fill_answers(student, master, questions)
         path = work / "submissions" / learner / f"{LAB}.ipynb"

@@ -43,7 +43,7 @@ def prepare(lab, work, zipped):
                                 work / f"{lab}-one-answer.ipynb")
     copied, offered = copied_literals(lab, student, master)
     copied = grading.copy_notebook(copied, work / f"{lab}-copied-literals.ipynb")
-    return {"zip": zipped, "points": grading.question_points(master), "question": question,
+    return {"zip": zipped, "points": grading.graded_points(master), "question": question,
             "solution": solution, "student": student_path, "one": one, "copied": copied, "offered": offered}
 
 
@@ -154,7 +154,7 @@ def test_a_cluster_cell_among_the_questions_fails_fast_and_grading_goes_on(lab01
                          capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.strip().splitlines()
-    assert lines[-1] == "score: 2/8", run.stdout
+    assert lines[-1] == "score: 2/9", run.stdout   # 8 points of questions + the gap (not run: 0)
     assert "  q1     1/1" in lines and "  q2     1/1" in lines and "  q3     0/2" in lines
 
 
@@ -169,13 +169,13 @@ def test_batch_grading_a_folder_writes_one_csv_row_per_notebook(tmp_path, lab01_
     run = subprocess.run([sys.executable, "-m", "cephlab.cli", "grade", str(subs), "--csv", str(tmp_path / "g.csv")],
                          capture_output=True, text=True, cwd=ROOT, timeout=900)
     assert run.returncode == 1, "a notebook that cannot be graded must make the exit code non-zero"
-    assert f"{subs / 'alice' / '01-redundancy.ipynb'}: score: 2/8" in run.stdout
-    assert f"{subs / 'bob' / '01-redundancy.ipynb'}: score: 0/8" in run.stdout
+    assert f"{subs / 'alice' / '01-redundancy.ipynb'}: score: 2/9" in run.stdout
+    assert f"{subs / 'bob' / '01-redundancy.ipynb'}: score: 0/9" in run.stdout
     assert "notes.ipynb: NOT GRADED: cannot tell which lab" in run.stdout
     rows = (tmp_path / "g.csv").read_text().splitlines()
-    assert rows[0] == "notebook,lab,score,possible,q1,q2,q3,q4,q5,q6,error"
-    assert rows[1].endswith("alice/01-redundancy.ipynb,01-redundancy,2,8,1,1,0,0,0,0,")
-    assert rows[2].endswith("bob/01-redundancy.ipynb,01-redundancy,0,8,0,0,0,0,0,0,")
+    assert rows[0] == "notebook,lab,score,possible,q1,q2,q3,q4,q5,q6,gap,error"
+    assert rows[1].endswith("alice/01-redundancy.ipynb,01-redundancy,2,9,1,1,0,0,0,0,0,")
+    assert rows[2].endswith("bob/01-redundancy.ipynb,01-redundancy,0,9,0,0,0,0,0,0,0,")
 
 
 @pytest.mark.timeout(600)
