@@ -1,6 +1,6 @@
 """The spread of every model-vs-measurement row over repeated executions of the solutions.
 
-    .venv/bin/python bench/bench_spread.py [--runs 3] [--labs 03 07 ...] [--keep]
+    .venv/bin/python bench/bench_spread.py [--runs 3] [--labs 03 07 ...] [--keep] [--append]
     .venv/bin/python bench/bench_spread.py --table     # the Markdown table of the saved results
     .venv/bin/python bench/bench_spread.py --labs 11 --runs 3 --cephadm vagrant/.export-containers
 
@@ -68,6 +68,7 @@ def summary(results: dict) -> dict:
                 s["ratios"].append(r["ratio"])
                 s["tolerance"] = r["tolerance"]
                 s["control"] = r.get("control")
+                s.setdefault("runs", []).append({k: r.get(k) for k in ("model", "measured", "control_value")})
                 s["agreed"] += bool(r["agrees"])
                 s["with_control"] += r["control_fails"] is not None
                 s["controls_rejected"] += bool(r["control_fails"])
@@ -95,6 +96,8 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--labs", nargs="*", help="lab numbers (default: every solution)")
     ap.add_argument("--keep", action="store_true", help="leave the cluster running afterwards")
+    ap.add_argument("--append", action="store_true",
+                    help="add the runs to the saved ones of the same labs (the default replaces them)")
     ap.add_argument("--table", action="store_true", help="print the saved runs' table, run nothing")
     ap.add_argument("--cephadm", metavar="EXPORT", type=Path,
                     help="run the labs on the cephadm cluster exported to this folder (up.sh)")
@@ -110,8 +113,8 @@ def main() -> int:
             sys.exit(f"no ceph.conf in {args.cephadm}: bring the cluster up first (vagrant/containers/up.sh)")
         os.environ.update(CEPHLAB_BACKEND="cephadm", CEPHLAB_CEPHADM_EXPORT=str(args.cephadm.resolve()))
     cluster = Cluster.start(name=NAME, osds=OSDS, progress=False, backend="native")
-    results: dict = {s.stem: [] for s in solutions}
     kept = json.loads(out.read_text())["runs"] if out.exists() else {}   # other labs' earlier runs
+    results: dict = {s.stem: list(kept.get(s.stem, [])) if args.append else [] for s in solutions}
     try:
         for run in range(1, args.runs + 1):
             for sol in solutions:

@@ -88,12 +88,13 @@ _MADE: list[Comparison] = []   # every Comparison of this process, in order (see
 
 def recorded() -> list[dict]:
     """Every row of every Comparison made in this process: quantity, model, measured, ratio,
-    tolerance, agrees, the control's label and control_fails (None without a control)."""
+    tolerance, agrees, the control's label and value, and control_fails (None without a control)."""
     def flag(x):                    # numpy's bool_ (from a numpy rel_tol) is no JSON bool
         return None if x is None else bool(x)
     return [{"quantity": str(r.quantity), "unit": str(r.unit), "model": r.model, "measured": r.measured,
              "ratio": float(r.ratio), "tolerance": r.tolerance, "agrees": flag(r.agrees),
              "control": r.control[0] if r.control else None,
+             "control_value": float(r.control[1]) if r.control else None,
              "control_fails": flag(r.control_fails)} for c in _MADE for r in c.rows]
 
 

@@ -60,7 +60,8 @@ def test_recorded_rows_are_plain_json_even_from_numpy_inputs():
                      control=("one more", 7))
     row = json.loads(json.dumps(recorded()))[-1]
     assert row == {"quantity": "threads", "unit": "", "model": 5.0, "measured": 5.0, "ratio": 1.0,
-                   "tolerance": "±20%", "agrees": True, "control": "one more", "control_fails": True}
+                   "tolerance": "±20%", "agrees": True, "control": "one more", "control_value": 7.0,
+                   "control_fails": True}
 
 
 def test_room_above_the_model_is_one_sided():
