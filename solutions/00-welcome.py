@@ -440,7 +440,7 @@ q6_subop_w = 20 * (my_pool_size - 1)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert isinstance(my_pool_size, int) and 1 <= my_pool_size <= 3, "Choose a whole number: a pool size of 1, 2 or 3"
+assert isinstance(my_pool_size, (int, np.integer)) and not isinstance(my_pool_size, bool) and 1 <= my_pool_size <= 3, "Choose a whole number: a pool size of 1, 2 or 3"
 
 # %%
 assert all(isinstance(v, int) and v >= 0 for v in (q6_op_w, q6_subop_w)), \
@@ -544,7 +544,7 @@ print("one client write = one op on the primary + one sub-op on each replica, as
 
 # %% tags=["nbval-ignore-output"]
 COUNTED = 20
-my_size = experiment.choice(my_pool_size, 2, "my_pool_size (Q6)")
+my_size = experiment.choice(my_pool_size, 2, "my_pool_size (Q6)", lab="00")
 lab.config_set("global", "mon_allow_pool_size_one", "true")   # Ceph refuses size 1 unless told
 pools = {3: pool3}
 if my_size not in pools:

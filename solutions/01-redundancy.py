@@ -420,7 +420,7 @@ q6_ec21_kib = 16 * red.allocated_bytes(my_object_bytes, erasure(2, 1)) / 1024  #
 # # BEGIN TESTS
 
 # %%
-assert isinstance(my_object_bytes, int) and 512 <= my_object_bytes <= 65536 and my_object_bytes % 4096 != 0, \
+assert isinstance(my_object_bytes, (int, np.integer)) and not isinstance(my_object_bytes, bool) and 512 <= my_object_bytes <= 65536 and my_object_bytes % 4096 != 0, \
     "Choose a whole number of bytes from 512 to 65536, not a multiple of 4 KiB (such a size needs no padding, so it shows nothing)"
 
 # %%
@@ -499,7 +499,7 @@ raw_usage.assert_agree()
 
 # %% tags=["nbval-ignore-output"]
 SMALL = 16
-size = experiment.choice(my_object_bytes, 1000, "my_object_bytes (Q6)")
+size = experiment.choice(my_object_bytes, 1000, "my_object_bytes (Q6)", lab="01")
 small_manifests = {label: c.write_checked_objects(pool, count=SMALL, size=size, prefix="small")
                    for label, pool in pools.items()}
 after = {label: wait_for_df(c, pool, OBJECTS + SMALL) for label, pool in pools.items()}

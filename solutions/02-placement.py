@@ -460,7 +460,7 @@ q6_fullest_factor = pl.fullest_factor(my_pg_num, 3, 4)  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert isinstance(my_pg_num, int) and 8 <= my_pg_num <= 128 and my_pg_num & (my_pg_num - 1) == 0, \
+assert isinstance(my_pg_num, (int, np.integer)) and not isinstance(my_pg_num, bool) and 8 <= my_pg_num <= 128 and my_pg_num & (my_pg_num - 1) == 0, \
     "Choose a whole power of two from 8 to 128 (8, 16, 32, 64 or 128)"
 
 # %%
@@ -498,7 +498,7 @@ from cephlab.helpers.placement import crush_snapshot, fullest_band, live_up_sets
 lab = LabSession("02", min_osds=3)
 c = lab.cluster
 lab.config_set("mgr", "mgr/balancer/active", "false")
-mine = experiment.choice(my_pg_num, 64, "my_pg_num (Q6)")
+mine = experiment.choice(my_pg_num, 64, "my_pg_num (Q6)", lab="02")
 POOL_PGS = tuple(sorted({16, mine, 128}))
 pools = {n: lab.replicated_pool(f"pg{n}", size=3, pg_num=n) for n in POOL_PGS}
 

@@ -658,7 +658,7 @@ cmp.assert_agree()
 # scales with the writes in flight. It is shown, not asserted: where it misses is what you explain.
 
 # %% tags=["nbval-ignore-output"]
-t_mine = experiment.choice(my_threads, 4, "my_threads (Q7)")
+t_mine = experiment.choice(my_threads, 4, "my_threads (Q7)", lab="03")
 mine = c.rados_bench(pool, SECONDS, "write", block_size=4096, threads=t_mine, cleanup=False)
 base = runs[16][0]
 mine_cmp = Comparison()

@@ -422,7 +422,7 @@ print(f"pool {pool}: objects {list(targets.values())} have primaries {[f'osd.{o}
       f"{pgs_here} PGs per OSD")
 
 # %% tags=["nbval-ignore-output"]
-MINE = experiment.choice(my_clients, 6, "my_clients (Q5)")
+MINE = experiment.choice(my_clients, 6, "my_clients (Q5)", lab="05")
 STEPS = tuple(sorted({0, 1, MINE, 32}))
 osd_names = [f"osd.{o}" for o in targets]
 
@@ -547,7 +547,7 @@ run.check("my_threads_per_client", my_threads_per_client, "threads_per_client",
 #   the fixed connections to the other OSDs (data and heartbeats), the monitor and the manager.
 #   Connections are still a cost (a file descriptor, buffers), but no longer two threads each.
 # - **SimpleMessenger** would have needed two threads for each of those connections, and seed
-#   004's worst case adds 12 per PG: at 32 clients that is several times today's count on this
+#   004's worst case adds 12 per PG: at 32 clients that is many times today's count on this
 #   tiny cluster, and on Qihoo's hosts (a dozen OSDs, hundreds of PGs, hundreds of clients) it
 #   reached the 32,768 of `pid_max`. Many small pools capped the peer term; AsyncMessenger
 #   removed the problem.

@@ -387,7 +387,7 @@ q5_avail_drop_mib = (q5_avail_before - q5_avail_after) / MIB  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert isinstance(my_objects, int) and 48 <= my_objects <= 160, "Choose a whole number of objects from 48 to 160"
+assert isinstance(my_objects, (int, np.integer)) and not isinstance(my_objects, bool) and 48 <= my_objects <= 160, "Choose a whole number of objects from 48 to 160"
 
 # %%
 assert 0 < q5_avail_drop_mib < 100 * my_objects, \
@@ -476,8 +476,9 @@ usage.assign(**{"used %": 100 * usage["used"] / usage["size"], "PGs of the pool"
 # Filling 8 GiB OSDs for real would take minutes, so we move the thresholds down to where the
 # OSDs are instead. The model first predicts where your objects of 4 MiB (Q5) will land (lab 02's
 # CRUSH model on the live maps), hence each OSD's fill after the write. We then set
-# - **nearfull** halfway between the fullest OSD now and the emptiest OSD after the write, so
-#   the model predicts every OSD will cross it;
+# - **nearfull** above every OSD now, in the middle of the widest gap between the OSDs' fills
+#   where the CRUSH model and a spread exactly by weight disagree on how many OSDs cross it, so
+#   that no OSD is near full before the write and the check can tell the two models apart;
 # - **backfillfull** and **full** 200 and 400 MiB above the fullest OSD after the write, so
 #   writes never stop.
 #
@@ -488,7 +489,7 @@ from models.crush import objects
 from cephlab.helpers import experiment
 
 fill_pool = lab.replicated_pool("fill", size=3, pg_num=32)
-OBJECTS, OBJ = experiment.choice(my_objects, 96, "my_objects (Q5)"), 4 * MIB
+OBJECTS, OBJ = experiment.choice(my_objects, 96, "my_objects (Q5)", lab="06"), 4 * MIB
 names = [f"fill-{i:03d}" for i in range(OBJECTS)]
 cmap, known, state = crush_snapshot(c)
 start = osd_usage(c)
@@ -499,7 +500,18 @@ for name in names:
 fill_now = start["used"] / start["size"]
 fill_after = (start["used"] + predicted_add) / start["size"]
 top = start["size"].max()
-new_ratios = {"nearfull": round(float(fill_now.max() + (fill_after.min() - fill_now.max()) / 2), 4),
+# The plausible wrong model spreads the data exactly by CRUSH weight. nearfull goes in the middle
+# of the widest gap between fills (now, and after the write by either model) above every OSD now
+# and below the fullest predicted by CRUSH (so at least one OSD crosses it), where the two models
+# disagree on how many OSDs cross it, so the check can tell them apart.
+fill_even = (start["used"] + predicted_add.sum() * start["weight"] / start["weight"].sum()) / start["size"]
+ends = np.unique(np.concatenate([[fill_now.max()], fill_after.to_numpy(), fill_even.to_numpy()]))
+ends = ends[ends >= fill_now.max()]
+gaps = [(b - a, (a + b) / 2) for a, b in zip(ends[:-1], ends[1:]) if (a + b) / 2 < fill_after.max()]
+telling = [g for g in gaps if (fill_after > g[1]).sum() != (fill_even > g[1]).sum()
+           and g[0] * top >= 32 * MIB]          # and wide enough for the OSDs' own metadata growth
+width, middle = max(telling or gaps)
+new_ratios = {"nearfull": round(float(middle), 4),
               "backfillfull": round(float(fill_after.max() + 200 * MIB / top), 4),
               "full": round(float(fill_after.max() + 400 * MIB / top), 4)}
 lab.set_full_ratios(**new_ratios)
@@ -508,9 +520,9 @@ avail_low, usage_low = steady_max_avail(c, fill_pool)
 model_low = cap.max_avail(usage_low["size"], usage_low["weight"], replicated(3), usage_low["used"], new_ratios["full"])
 predicted_after = cap.max_avail(start["size"], start["weight"], replicated(3),
                                 start["used"] + predicted_add, new_ratios["full"])
-margin = (fill_after.min() - fill_now.max()) / 2 * top / MIB
-print(f"ratios now {new_ratios} (nearfull {margin:.0f} MiB above the fullest OSD now and below the "
-      f"emptiest after the write); health {c.health()}")
+margin = width / 2 * top / MIB
+print(f"ratios now {new_ratios} (nearfull {margin:.0f} MiB from the nearest OSD fill, now or predicted "
+      f"after the write); health {c.health()}")
 print(f"MAX AVAIL with the lowered full ratio: ceph df {avail_low / MIB:.0f} MiB, model {model_low / MIB:.0f} MiB")
 
 t0 = time.monotonic()
@@ -536,6 +548,11 @@ placed
 
 # %% [markdown]
 # ### Model vs measurement
+#
+# One row cannot tell its model from a wrong one: with 4 MiB objects on four OSDs of equal
+# weight, the count of near-full OSDs that CRUSH's placement predicts is also what a spread
+# exactly by weight predicts, so the row checks that the warning names the OSDs the model said,
+# not that CRUSH's own placement was needed to say so (the instructor guide lists such rows).
 
 # %% tags=["nbval-ignore-output"]
 # Each row has a negative control: a plausibly wrong model that the same tolerance must reject.
@@ -562,7 +579,7 @@ capacity.add("data written to the OSDs (CRUSH placement)", model=predicted_add.s
              why="each 4 MiB object lands on the 3 OSDs CRUSH names; BlueStore allocates it exactly",
              control=("size 2", predicted_add.sum() * 2 / 3 / MIB))
 capacity.add("OSDs reported near full", model=predicted_nearfull,
-             measured=len(nearfull_osds), rel_tol=0, why="the thresholds sit tens of MiB from every OSD",
+             measured=len(nearfull_osds), rel_tol=0, why="nearfull sits in the widest gap between the OSDs' fills",
              control=("the nearfull ratio left at its default", int((fill_after > ratios["nearfull"]).sum())))
 capacity.add("MAX AVAIL after the write, predicted in advance", model=predicted_after / MIB,
              measured=avail_after / MIB, unit="MiB", rel_tol=0.12,

@@ -484,7 +484,7 @@ from tqdm.auto import tqdm
 
 from cephlab.helpers import experiment
 
-MY_SIZE = int(experiment.choice(my_write_kib, 48, "my_write_kib (Q6)")) * KIB
+MY_SIZE = int(experiment.choice(my_write_kib, 48, "my_write_kib (Q6)", lab="07")) * KIB
 BS_SIZES = sorted({*WRITE_SIZES, MY_SIZE})
 bs_runs = {}
 for bs in tqdm(BS_SIZES, desc="BlueStore runs"):
@@ -563,12 +563,15 @@ fs_table
 # checks use what the counters separate exactly: the data and its deferred copy, and the copy
 # `prefer_deferred 0` removes. FileStore's journal tolerance is one 4 KiB journal block per entry
 # (±50 % at 4 KiB, ±3 % at 1 MiB): the model pads every entry on its own, the real journal packs
-# entries that queue together.
+# entries that queue together. A journal of the data alone (no entry header, no padding) also
+# fits inside that tolerance, at every size, so these rows measure the journal but cannot tell
+# the model from the data alone; the instructor guide lists such rows.
 
 # %% tags=["nbval-ignore-output"]
 # Negative controls (a plausibly wrong model the same tolerance must reject): for BlueStore, a
-# journal copy of every byte as FileStore makes; for the copy prefer_deferred 0 removes, a
-# setting that changes nothing; for FileStore, no journal at all.
+# journal copy of every byte as FileStore makes; for what prefer_deferred 0 removes, twice
+# that (the WAL's copy of the data removed as well); for FileStore, no journal at all (a
+# journal of the data alone fits the tolerance: see the text above).
 cmp = Comparison()
 for w, bs_r in bs_runs.items():
     model, parts = bs_model(w), bs_r.component_waf()
@@ -590,7 +593,7 @@ copy_gone = bs_runs[4 * KIB].component_waf()["deferred_data"] - bs_nodefer.compo
 cmp.add("BlueStore 4 KiB: deferred copy removed by prefer_deferred 0", model=copy_model,
         measured=copy_gone, rel_tol=0.1,
         why="the deferred run's last writes may still be queued when its window closes",
-        control=("prefer_deferred changes nothing", 0.0))
+        control=("the WAL's copy of the data goes too (a double write removed)", 2 * copy_model))
 for w, fs_r in fs_runs.items():
     journal = waf.filestore_waf(w).parts["ceph_journal"]
     one_block = 3 * 4096 / w             # one 4 KiB journal block per entry, 3 replicas, in WAF units
@@ -598,6 +601,8 @@ for w, fs_r in fs_runs.items():
             measured=fs_r.component_waf()["ceph_journal"], rel_tol=max(one_block / journal, 0.03),
             why="the model pads each entry to whole 4 KiB blocks; packing queued entries together "
                 "saves up to one block per entry, aligning a >= 64 KiB payload adds up to one",
+            # a journal of the data alone (3.0) fits this tolerance at every size (measured 4.2-4.3
+            # at 4 KiB): no plausible wrong model is rejected here (tests/notebooks/test_control_spread.py)
             control=("no journal", 0.0))
 fs_big = waf.filestore_waf(1 * MIB)
 cmp.add("FileStore 1 MiB: data handed to the file system", model=fs_big.parts["data"],

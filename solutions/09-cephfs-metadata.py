@@ -348,7 +348,7 @@ q5_speedup = md.closed_loop_ops(my_clients, 0.0007, 0.0003) / md.closed_loop_ops
 # # BEGIN TESTS
 
 # %%
-assert isinstance(my_clients, int) and 2 <= my_clients <= 6, "Choose a whole number of clients from 2 to 6"
+assert isinstance(my_clients, (int, np.integer)) and not isinstance(my_clients, bool) and 2 <= my_clients <= 6, "Choose a whole number of clients from 2 to 6"
 
 # %%
 assert 1 <= q5_speedup <= my_clients + 1e-9, \
@@ -514,7 +514,7 @@ shared_vs_seed
 # %% tags=["nbval-ignore-output"]
 from cephlab.helpers import experiment
 
-n_yours = experiment.choice(my_clients, 3, "my_clients (Q5)")
+n_yours = experiment.choice(my_clients, 3, "my_clients (Q5)", lab="09")
 mounts += [fs.mount() for _ in range(n_yours - len(mounts))]
 yours = metadata_bench(mounts[:n_yours], files=100, workers=n_yours, layout="separate", tag="yours",
                        counter=lambda: mds_requests(c))
@@ -559,8 +559,8 @@ run.check("my_speedup", my_speedup, "speedup",
 # - **Against seed 004.** Compare this run's slowdowns (below; they vary from run to run) with the
 #   seed's in order and in pattern. The seed's 70 clients kept the MDS saturated, so only its extra
 #   *work* per operation showed; our four clients sit near the knee, so every revocation's round
-#   trip to another client is waiting time on the critical path, which hits the create (a lookup,
-#   then the create) hardest.
+#   trip to another client is waiting time on the critical path, which hits the operations that
+#   look a name up before they change the directory (create, rename) hardest.
 # - **Scaling.** More clients in private folders, the lab's four and yours, gained less than N
 #   times one client (tables above): beyond the knee the MDS caps them, and the model's
 #   independent round trips leave out that the ceph-fuse clients, the MDS and the OSDs share the

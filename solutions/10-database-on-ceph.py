@@ -558,7 +558,7 @@ print("Ceph's best run committed more than 1.2x the one-flush-at-a-time limit: c
 # inputs instead of this host's.
 
 # %% tags=["nbval-ignore-output"]
-clients = experiment.choice(my_clients, 6, "my_clients (Q5)")
+clients = experiment.choice(my_clients, 6, "my_clients (Q5)", lab="10")
 mine = bench.pgbench("ceph", clients, 4 * BATCH)
 bound = db.closed_loop_tps(clients, meas["ceph", 1].latency_ms)
 your = globals().get("q5_tps")

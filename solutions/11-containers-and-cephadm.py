@@ -420,7 +420,7 @@ q5_blocked_pgs = my_pg_num * fd.blocked_fraction(3, 2, 3, 2, "osd")  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert isinstance(my_pg_num, int) and my_pg_num in (16, 32, 64, 128), "Choose a power of two from 16 to 128 for my_pg_num"
+assert isinstance(my_pg_num, (int, np.integer)) and not isinstance(my_pg_num, bool) and my_pg_num in (16, 32, 64, 128), "Choose a power of two from 16 to 128 for my_pg_num"
 
 # %%
 assert 0 < q5_blocked_pgs < my_pg_num, "A number of PGs, more than none and fewer than all of your pool's PGs: only PGs with two shards on the stopped host block"
@@ -571,7 +571,7 @@ else:
 outage, halted = {}, None
 if READY:
     c.ceph("osd", "crush", "rule", "create-replicated", lab.name("byosd"), "default", "osd")
-    osd_pgs = experiment.choice(my_pg_num, 64, "my_pg_num (Q5)")
+    osd_pgs = experiment.choice(my_pg_num, 64, "my_pg_num (Q5)", lab="11")
     pool_osd = lab.replicated_pool("byosd", size=3, pg_num=osd_pgs)
     c.ceph("osd", "pool", "set", pool_osd, "crush_rule", lab.name("byosd"))
     c.wait_for_clean(timeout=300, progress=False)

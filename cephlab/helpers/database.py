@@ -275,9 +275,9 @@ def _stop_server(pid_file: Path, bin_dir: str | os.PathLike | None = None) -> No
         if not pid_file.exists():
             return
     except OSError:                         # ENOTCONN: the data folder's mount died
-        for pid in _postmasters_of(data):
-            teardown.kill(pid)
-            teardown.report(f"{data} is on a dead mount; killed its postmaster {pid}")
+        for stray in _postmasters_of(data):
+            teardown.kill(stray)
+            teardown.report(f"{data} is on a dead mount; killed its postmaster {stray}")
         return
     try:
         pg_ctl = str(Path(bin_dir or pg_bin_dir()) / "pg_ctl")

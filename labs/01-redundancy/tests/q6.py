@@ -3,8 +3,9 @@ OK_FORMAT = True
 test = {   'all_or_nothing': True,
     'name': 'q6',
     'points': 2,
-    'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(my_object_bytes, int) and 512 <= my_object_bytes <= 65536 and (my_object_bytes % 4096 != 0), 'Choose a whole number of bytes "
-                                               "from 512 to 65536, not a multiple of 4 KiB (such a size needs no padding, so it shows nothing)'\n",
+    'suites': [   {   'cases': [   {   'code': '>>> assert isinstance(my_object_bytes, (int, np.integer)) and (not isinstance(my_object_bytes, bool)) and (512 <= my_object_bytes <= 65536) and '
+                                               "(my_object_bytes % 4096 != 0), 'Choose a whole number of bytes from 512 to 65536, not a multiple of 4 KiB (such a size needs no padding, so it shows "
+                                               "nothing)'\n",
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': ">>> assert q6_ec21_kib >= 16 * my_object_bytes * 1.5 / 1024 and q6_rep3_kib >= 16 * my_object_bytes * 3 / 1024, 'Padding and allocation never make an "

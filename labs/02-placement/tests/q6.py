@@ -3,8 +3,8 @@ OK_FORMAT = True
 test = {   'all_or_nothing': True,
     'name': 'q6',
     'points': 2,
-    'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(my_pg_num, int) and 8 <= my_pg_num <= 128 and (my_pg_num & my_pg_num - 1 == 0), 'Choose a whole power of two from 8 to 128 (8, "
-                                               "16, 32, 64 or 128)'\n",
+    'suites': [   {   'cases': [   {   'code': '>>> assert isinstance(my_pg_num, (int, np.integer)) and (not isinstance(my_pg_num, bool)) and (8 <= my_pg_num <= 128) and (my_pg_num & my_pg_num - 1 '
+                                               "== 0), 'Choose a whole power of two from 8 to 128 (8, 16, 32, 64 or 128)'\n",
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': ">>> assert 0 < q6_per_osd < my_pg_num, 'PGs per OSD: every PG has 3 copies spread over 4 OSDs, so an OSD holds fewer PGs than the pool has'\n"

@@ -3,7 +3,8 @@ OK_FORMAT = True
 test = {   'all_or_nothing': True,
     'name': 'q5',
     'points': 2,
-    'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(my_objects, int) and 48 <= my_objects <= 160, 'Choose a whole number of objects from 48 to 160'\n",
+    'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(my_objects, (int, np.integer)) and (not isinstance(my_objects, bool)) and (48 <= my_objects <= 160), 'Choose a whole number of "
+                                               "objects from 48 to 160'\n",
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': '>>> assert 0 < q5_avail_drop_mib < 100 * my_objects, "In MiB, a drop (before minus after): think about what MAX AVAIL counts, the client\'s data or '

@@ -3,7 +3,10 @@ OK_FORMAT = True
 test = {   'all_or_nothing': True,
     'name': 'q5',
     'points': 2,
-    'suites': [   {   'cases': [   {'code': ">>> assert isinstance(my_clients, int) and 2 <= my_clients <= 6, 'Choose a whole number of clients from 2 to 6'\n", 'hidden': False, 'locked': False},
+    'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(my_clients, (int, np.integer)) and (not isinstance(my_clients, bool)) and (2 <= my_clients <= 6), 'Choose a whole number of "
+                                               "clients from 2 to 6'\n",
+                                       'hidden': False,
+                                       'locked': False},
                                    {   'code': ">>> assert 1 <= q5_speedup <= my_clients + 1e-09, 'A ratio of two throughputs, not ops/s: in the model more clients never do worse than one, and N "
                                                "clients at most N times better'\n",
                                        'hidden': False,
