@@ -209,7 +209,9 @@ def _lab03_threads(out):
     bench = out.table("IOPS", "latency ms")
     little = out.table("measured/model", "tolerance", having=["Little"])
     return (bench.get("64", "IOPS") / bench.get("16", "IOPS") < 1.6
-            and bench.get("64", "latency ms") / bench.get("16", "latency ms") >= 0.75 * 4
+            # by Little's law, IOPS growing less than 1.6x over 4x the threads means latency grew
+            # more than 4 / 1.6 = 2.5x (this asked 3x, i.e. IOPS under 1.33x: stricter than the prose)
+            and bench.get("64", "latency ms") / bench.get("16", "latency ms") >= 4 / 1.6
             and all(within(little.get(r, "measured/model"), 1, 0.05) for r in little.labels("Little")))
 
 
@@ -357,7 +359,7 @@ CLAIMS: dict[str, list[Claim]] = {
                               .values())),
         Claim("Four times the threads buy far less than four times the IOPS once a resource is saturated: "
               "from 16 to 64 threads the IOPS grew by well under 2x",
-              "IOPS(64) / IOPS(16) < 1.6; latency(64) / latency(16) >= 3; Little's law rows within 5 %",
+              "IOPS(64) / IOPS(16) < 1.6; latency(64) / latency(16) >= 2.5; Little's law rows within 5 %",
               _lab03_threads),
         Claim("Little's law held to within a few percent in every run",
               "as above", _lab03_threads),
