@@ -148,7 +148,8 @@ def test_full_ratio_stops_writes_with_a_clear_error_and_deleting_brings_them_bac
     with c.ioctx(fill) as io:
         for name in filled:
             bounded(ANSWER_S, io.remove_object, name)
-    poll_until(lambda: not c.full_state().full, 60, "the full flags cleared", interval=1)
+    poll_until(lambda: not c.full_state().full, 60, "the full flags cleared", interval=1,
+               describe=lambda: f"{c.full_state()}; {c.ceph('df', 'detail')}")
     after = checksums.write_objects(c, keep, 8, 64 * 1024, prefix="after")
     assert checksums.verify_objects(c, keep, {**kept, **after}) == []
     code, out = cephlab("status", *where(c))
@@ -160,7 +161,8 @@ def test_full_ratio_stops_writes_with_a_clear_error_and_deleting_brings_them_bac
         bounded(ANSWER_S, c.rados_bench, fill, 60, block_size=MIB, threads=4)
     assert sorted(live_processes_naming(c.dir / "ceph.conf")) == sorted(c.pids().values())  # bench gone
     bounded(ANSWER_S, c.bench_cleanup, fill)
-    poll_until(lambda: not c.full_state().full, 60, "the full flags cleared", interval=1)
+    poll_until(lambda: not c.full_state().full, 60, "the full flags cleared", interval=1,
+               describe=lambda: f"{c.full_state()}; {c.ceph('df', 'detail')}")
     assert checksums.verify_objects(c, keep, {**kept, **after}) == []
 
     lab.cleanup()                       # restores the ratios, deletes the pools, waits for clean
