@@ -82,19 +82,12 @@ def row_problems(row: dict) -> list[str]:
     return problems
 
 
-def _summaries() -> dict[str, dict]:
-    out: dict[str, dict] = {}
+def _spread(part: str) -> dict:
+    """{lab: ...} of one part ("summary" or "runs") of every spread file, cephadm's last."""
+    out: dict = {}
     for path in SPREADS:
         if path.exists():
-            out.update(json.loads(path.read_text())["summary"])
-    return out
-
-
-def _runs() -> dict[str, list]:
-    out: dict[str, list] = {}
-    for path in SPREADS:
-        if path.exists():
-            out.update(json.loads(path.read_text())["runs"])
+            out.update(json.loads(path.read_text())[part])
     return out
 
 
@@ -112,11 +105,11 @@ LABS = sorted(p for p in (ROOT / "solutions").glob("[0-9][0-9]-*.ipynb") if _che
 @pytest.mark.parametrize("solution", LABS, ids=lambda p: p.stem)
 def test_every_row_rejects_its_control_on_every_run(solution):
     lab = solution.stem
-    summary = _summaries().get(lab)
+    summary = _spread("summary").get(lab)
     assert summary, f"{lab}: no spread recorded; run: .venv/bin/python bench/bench_spread.py --labs {lab[:2]} --runs 5"
-    errored = [r["error"][-200:] for r in _runs()[lab] if "error" in r]
+    errored = [r["error"][-200:] for r in _spread("runs")[lab] if "error" in r]
     assert not errored or lab in FEWER_RUNS, f"{lab}: runs that failed: {errored}"
-    runs = [r for r in _runs()[lab] if "rows" in r]
+    runs = [r for r in _spread("runs")[lab] if "rows" in r]
     need = _checked_rows(solution)
     short = [len(r["rows"]) for r in runs if len(r["rows"]) < need]
     assert not short, (f"{lab}: the executed solution checks {need} rows, spread runs recorded {short}: "
