@@ -22,17 +22,13 @@ import math
 from typing import Any, TypeGuard
 
 from cephlab.core.gap_record import RECORD_KEY, REL_TOL, record
+from cephlab.course.checks import _source  # one reading of a cell's source
 
 __all__ = ["POINTS", "QUESTION", "REL_TOL", "RECORD_KEY", "grade_gap", "graded", "record", "record_cells"]
 
 QUESTION = "gap"                                    # its column in the gradebooks
 POINTS = 1.0
 RECORD_CALL = "run.record("
-
-
-def _source(cell: dict) -> str:
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else str(src)
 
 
 def _normal(code: str) -> str:
