@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any, TypeGuard
 
-from cephlab.core.gap_record import RECORD_KEY, REL_TOL, record
+from cephlab.core.gap_record import RECORD_KEY, REL_TOL, SAYS_MATCH, SAYS_NO_MATCH, agrees, record
 from cephlab.course.checks import _source  # one reading of a cell's source
 
 __all__ = ["POINTS", "QUESTION", "REL_TOL", "RECORD_KEY", "grade_gap", "graded", "record", "record_cells"]
@@ -92,8 +92,8 @@ def grade_gap(submission: dict, master: dict) -> tuple[float, list[str]]:
         return 0.0, ["Your run recorded no usable figure: run the measuring cell again."]
     if not _finite(answer):
         return 0.0, [f"`{rec.get('label', 'your answer')}` is not a number: store the figure you read off your run."]
-    matches = math.isclose(float(answer), float(recorded), rel_tol=REL_TOL, abs_tol=1e-9)
-    said = "does not match" not in _shown(out) and "matches your run" in _shown(out)
+    matches = agrees(answer, recorded)
+    said = SAYS_NO_MATCH not in _shown(out) and SAYS_MATCH in _shown(out)
     if said != matches:
         return 0.0, ["The check's output does not agree with the numbers it records: run the check "
                      "cell again instead of editing its output."]

@@ -51,7 +51,7 @@ class RunFigures:
                 raise ValueError(f"figure {name!r} must be a finite number, got {value!r}")
             self.figures[name] = value
 
-    def matches(self, name: str, answer: object, rel_tol: float = 0.02) -> bool | None:
+    def matches(self, name: str, answer: object, rel_tol: float = gap_record.REL_TOL) -> bool | None:
         """True/False, or None while the answer is still `...`/None. rel_tol is relative to the
         run's figure (0.02: the learner may round to two significant digits)."""
         if name not in self.figures:
@@ -60,8 +60,7 @@ class RunFigures:
             return None
         if isinstance(answer, bool) or not isinstance(answer, Real):
             return False
-        actual = self.figures[name]
-        return math.isclose(float(answer), actual, rel_tol=rel_tol, abs_tol=1e-9)
+        return gap_record.agrees(float(answer), self.figures[name], rel_tol)
 
     def check(self, label: str, answer: object, name: str, hint: str, rel_tol: float = gap_record.REL_TOL) -> None:
         """Show whether `answer` (the learner's `label`) matches the run's figure `name` (returns
@@ -71,9 +70,9 @@ class RunFigures:
         if ok is None:
             sentence = f"{label} is not set yet: compute it from your run's table above"
         elif ok:
-            sentence = f"{label} matches your run (within {rel_tol:.0%}). Now explain the gap below."
+            sentence = f"{label} {gap_record.SAYS_MATCH} (within {rel_tol:.0%}). Now explain the gap below."
         else:
-            sentence = f"{label} does not match your run. Reconsider: {hint}"
+            sentence = f"{label} {gap_record.SAYS_NO_MATCH}. Reconsider: {hint}"
         _show(sentence, gap_record.record(label, name, answer, self.figures[name], rel_tol, ok))
 
 
