@@ -101,7 +101,7 @@ class DatabaseBench:
         self.bin = pg_bin_dir()
         self.work = work_folder(cluster.name)
         self.rbd_dir, self.mnt = self.work / "rbd", self.work / "mnt"
-        self.data = {"local": self.work / "local" / "pgdata", "ceph": self.mnt / "pgdata"}
+        self.data = data_folders(self.work)
         self.sock = {name: self.work / f"sock-{name}" for name in self.data}
         self.loop = None
 
@@ -232,6 +232,12 @@ def parse_pgbench(out):
     return {"tps": float(tps.group(1)), "latency_ms": float(lat.group(1)), "transactions": int(done.group(1))}
 
 
+def data_folders(work):
+    """{"local", "ceph"}: where DatabaseBench keeps each server's data under its work folder."""
+    work = Path(work)
+    return {"local": work / "local" / "pgdata", "ceph": work / "mnt" / "pgdata"}
+
+
 def work_folder(cluster_name):
     """Where DatabaseBench keeps the servers' folders and mounts for the cluster of that name."""
     return WORK_ROOT / f"cephlab-{cluster_name}-lab10"
@@ -252,7 +258,7 @@ def remove_leftovers(work, bin_dir=None):
         return
     # DatabaseBench's two data folders, named, not searched for: a glob would walk into the
     # rbd-fuse mount, which raises ENOTCONN once rbd-fuse is gone (and then nothing else ran)
-    for data in (work / "local" / "pgdata", work / "mnt" / "pgdata"):
+    for data in data_folders(work).values():
         teardown.attempt(f"stop PostgreSQL in {data}", _stop_server, data / "postmaster.pid", bin_dir)
     mnt, rbd_dir = work / "mnt", work / "rbd"
     # mounted or not by /proc/mounts: os.path.ismount says False for a dead FUSE mount
