@@ -436,7 +436,7 @@ def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX,
                 nb, master = read(notebook), master_of(master_path)
                 state["lab"], state["master"] = lab_of(notebook, nb), master
                 # the measurement half, read from the handed-in notebook as data (no code runs)
-                state["gap"] = measured.grade_gap(nb, master) if measured.graded(master) else None
+                state["gap"] = measured.grade_gap(nb, master)
                 # the folder's id, else the instructor's $CEPHLAB_LEARNER, else the id the notebook
                 # showed it used (the hub user on a hub), else (None) the id typed in it
                 state["used"] = used_learner(nb)

@@ -69,8 +69,11 @@ def _shown(out: dict) -> str:
     return "".join(text) if isinstance(text, list) else str(text)
 
 
-def grade_gap(submission: dict, master: dict) -> tuple[float, list[str]]:
-    """(score of POINTS, hints) for the learner's reading of their own run; see the module doc."""
+def grade_gap(submission: dict, master: dict) -> tuple[float, list[str]] | None:
+    """(score of POINTS, hints) for the learner's reading of their own run, None where the lab
+    grades no gap (graded); see the module doc."""
+    if not graded(master):
+        return None
     wanted = record_cells(master)
     found = _records(submission)
     if not found:
