@@ -19,6 +19,7 @@ import pytest
 
 from cephlab.course import checks, grading, measured
 from cephlab.course.notebooks import LABS, ROOT, solution_notebooks
+from tests.grading.conftest import ATTACKS as SUMMARY
 
 ALL_LABS = [p.stem for p in solution_notebooks()]
 LEARNER = "bob"
@@ -194,9 +195,18 @@ def attacked(tmp_path_factory, request):
     wall = time.monotonic() - t0
     print(f"\n{len(jobs)} attack notebooks graded in {wall:.0f} s ({wall / len(jobs) * 2:.1f} s each, 2 at a time)")
     for (lab, name), outcome in zip(keys, outcomes):
-        got = "error" if isinstance(outcome, Exception) else f"{outcome.score:g}/{outcome.possible:g}"
-        print(f"{lab} | {name} | {got}")
+        SUMMARY[lab, name] = (attacked_score(lab, name, outcome), getattr(outcome, "seconds", 0.0))
     return dict(zip(keys, outcomes))
+
+
+def attacked_score(lab, name, outcome) -> str:
+    """"3/9": the points the attack got on what it attacks (for another learner's answers, the
+    questions whose parameters differ), or "error" when the notebook was not graded."""
+    if isinstance(outcome, Exception):
+        return "error"
+    qs = learner_specific(lab) if name == OTHER_ID else set(outcome.questions)
+    got = [outcome.questions[q] for q in qs if q in outcome.questions]
+    return f"{sum(s for s, _ in got):g}/{sum(p for _, p in got):g}"
 
 
 @pytest.mark.timeout(3600)
