@@ -57,12 +57,15 @@ def clean_after_failure(lab: str) -> None:
 
 
 def summary(results: dict) -> dict:
-    """{lab: {quantity: {n, ratios, min, median, max, tolerance, agreed, controls_rejected}}}."""
+    """{lab: {quantity: {n, ratios, min, median, max, tolerance, agreed, controls_rejected}}} of
+    the rows that make a claim (a reading, `claim` false, is kept in the runs only)."""
     out: dict = {}
     for lab, runs in results.items():
         rows: dict = {}
         for run in runs:
             for r in run.get("rows", []):
+                if not r.get("claim", True):       # a reading: shown, never checked
+                    continue
                 s = rows.setdefault(r["quantity"], {"ratios": [], "agreed": 0, "with_control": 0,
                                                      "controls_rejected": 0})
                 s["ratios"].append(r["ratio"])

@@ -22,6 +22,12 @@ reads "-34%/+10%". The allowance must come from the physics of the effect, never
 The control gets the same room. `above=` is the same for an effect that can only add (waits a
 time model leaves out): room over the model alone.
 
+A row whose tolerance cannot reject the plausible wrong model on every run makes no claim: it is
+a reading, shown with that wrong model but never checked (issue 25):
+    cmp.add_reading("journal, 64 KiB writes", model=3.19, measured=3.16,
+                    control=("a journal of the data alone", 3.0), why="headers are 2 % at 64 KiB")
+Its tolerance column reads "no claim" and its agrees is None; assert_agree counts it apart.
+
 `recorded()` lists every row of every Comparison made in this process, as plain numbers:
 bench/bench_spread.py reads it from executed notebooks to give each row's spread over runs.
 """
@@ -44,6 +50,7 @@ class Row:
     control: tuple[str, float] | None = None   # (label, value) of a plausibly wrong model
     below: float = 0.0     # extra room under the model for a one-way effect it leaves out
     above: float = 0.0     # the same over the model
+    claim: bool = True     # False: a reading shown beside the checks, never checked
 
     @property
     def ratio(self):
@@ -51,6 +58,8 @@ class Row:
 
     @property
     def tolerance(self):
+        if not self.claim:
+            return "no claim"
         if self.upper_bound:
             return f"<= +{self.rel_tol:.0%}"
         if self.below or self.above:
@@ -67,13 +76,14 @@ class Row:
         return low <= self.measured <= high
 
     @property
-    def agrees(self) -> bool:
-        return self._agrees_with(self.model)
+    def agrees(self) -> bool | None:
+        return self._agrees_with(self.model) if self.claim else None
 
     @property
     def control_fails(self) -> bool | None:
-        """True when the wrong model is rejected by the same tolerance; None without a control."""
-        return None if self.control is None else not self._agrees_with(self.control[1])
+        """True when the wrong model is rejected by the same tolerance; None without a control
+        or for a reading."""
+        return None if self.control is None or not self.claim else not self._agrees_with(self.control[1])
 
 
 def _control(control):
@@ -95,7 +105,7 @@ def recorded() -> list[dict]:
              "ratio": float(r.ratio), "tolerance": r.tolerance, "agrees": flag(r.agrees),
              "control": r.control[0] if r.control else None,
              "control_value": float(r.control[1]) if r.control else None,
-             "control_fails": flag(r.control_fails)} for c in _MADE for r in c.rows]
+             "control_fails": flag(r.control_fails), "claim": r.claim} for c in _MADE for r in c.rows]
 
 
 class Comparison:
@@ -119,6 +129,13 @@ class Comparison:
                              _control(control)))
         return self
 
+    def add_reading(self, quantity, model, measured, unit="", why="", control=None):
+        """A row with no claim: the model and the measurement side by side, with the wrong model
+        the measurement cannot tell it from (`control`), never checked."""
+        self.rows.append(Row(quantity, float(model), float(measured), unit, 0.0, why,
+                             control=_control(control), claim=False))
+        return self
+
     def table(self, digits=3):
         rows = []
         for r in self.rows:
@@ -131,18 +148,21 @@ class Comparison:
         return pd.DataFrame(rows).round(digits).set_index("quantity")
 
     def assert_agree(self):
-        bad = [r for r in self.rows if not r.agrees]
+        claims = [r for r in self.rows if r.claim]
+        bad = [r for r in claims if not r.agrees]
         if bad:
             lines = [f"{r.quantity}: model {r.model:g} {r.unit}, measured {r.measured:g} {r.unit} "
                      f"(x{r.ratio:.2f}, tolerance {r.tolerance}){' - ' + r.why if r.why else ''}"
                      for r in bad]
             raise AssertionError("model and measurement disagree:\n" + "\n".join(lines))
-        blind = [r for r in self.rows if r.control_fails is False]
+        blind = [r for r in claims if r.control_fails is False]
         if blind:
             lines = [f"{r.quantity}: the wrong model '{r.control[0]}' ({r.control[1]:g} {r.unit}) "
                      f"also agrees with {r.measured:g} {r.unit} at {r.tolerance}" for r in blind]
             raise AssertionError("a check cannot tell the model from a wrong one:\n" + "\n".join(lines))
-        controls = sum(r.control_fails is True for r in self.rows)
+        controls = sum(r.control_fails is True for r in claims)
+        readings = len(self.rows) - len(claims)
         # The check's verdict, shown in the notebook cell (nbval compares it): a display, not a log.
-        print(f"all {len(self.rows)} comparisons agree within their tolerance"
-              + (f"; {controls} wrong models rejected" if controls else ""))
+        print(f"all {len(claims)} comparisons agree within their tolerance"
+              + (f"; {controls} wrong models rejected" if controls else "")
+              + (f"; {readings} readings make no claim" if readings else ""))

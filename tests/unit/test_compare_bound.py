@@ -61,7 +61,7 @@ def test_recorded_rows_are_plain_json_even_from_numpy_inputs():
     row = json.loads(json.dumps(recorded()))[-1]
     assert row == {"quantity": "threads", "unit": "", "model": 5.0, "measured": 5.0, "ratio": 1.0,
                    "tolerance": "±20%", "agrees": True, "control": "one more", "control_value": 7.0,
-                   "control_fails": True}
+                   "control_fails": True, "claim": True}
 
 
 def test_room_above_the_model_is_one_sided():
@@ -74,3 +74,19 @@ def test_room_above_the_model_is_one_sided():
     assert row(12).control_fails is True and row(5.0).control_fails is False
     with pytest.raises(ValueError, match="above"):
         Comparison().add("x", model=1, measured=1, above=-0.1)
+
+
+def test_a_reading_makes_no_claim_and_is_never_checked(capsys):
+    """A row that cannot tell its model from the wrong one is shown, not checked: even far off,
+    assert_agree passes and says how many readings there are; recorded() marks it."""
+    from cephlab.helpers import compare
+    cmp = Comparison()
+    cmp.add("checked", model=10, measured=10.5, rel_tol=0.1, control=("double", 20))
+    cmp.add_reading("journal 64 KiB", model=3.19, measured=9.0, control=("data alone", 3.0))
+    row = cmp.rows[1]
+    assert row.agrees is None and row.control_fails is None and row.tolerance == "no claim"
+    cmp.assert_agree()
+    assert capsys.readouterr().out.strip() == ("all 1 comparisons agree within their tolerance; "
+                                                "1 wrong models rejected; 1 readings make no claim")
+    assert cmp.table().loc["journal 64 KiB", "control"] == "data alone: 3"
+    assert [r["claim"] for r in compare.recorded()[-2:]] == [True, False]
