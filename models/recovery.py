@@ -32,6 +32,9 @@ OSD_RECOVERY_MAX_ACTIVE_HDD = 3       # recovery ops in flight per HDD OSD
 OSD_RECOVERY_MAX_ACTIVE_SSD = 10
 OSD_RECOVERY_MAX_SINGLE_START = 1     # pushes started per wake-up
 OSD_RECOVERY_MAX_CHUNK = 8 * MiB      # largest single push
+OSD_MIN_PG_LOG_ENTRIES = 250          # a PG log is trimmed to between these two
+OSD_MAX_PG_LOG_ENTRIES = 10000
+OSD_TARGET_PG_LOG_ENTRIES_PER_OSD = 300000    # shared by the OSD's PGs
 MON_OSD_DOWN_OUT_INTERVAL = 600.0     # s from "down" to "out" (recovery starts)
 OSD_HEARTBEAT_GRACE = 20.0            # s of missed heartbeats before peers report an OSD down
 OBJECT_SIZE = 4 * MiB                 # RBD/RGW/CephFS default object size (rbd_default_order 22)
@@ -147,6 +150,176 @@ def recovery_time(data_bytes, peers, per_osd_rate, max_backfills=OSD_MAX_BACKFIL
     rate = per_osd_recovery_rate(per_osd_rate, max_backfills, recovery_sleep, object_size,
                                  max_single_start, device_rate)
     return _check.scalar(data / (peers * np.asarray(rate)))
+
+
+def pg_log_entries(pgs_per_osd):
+    """Entries a PG log keeps before it is trimmed (Pacific's defaults).
+
+        entries = min(max(osd_target_pg_log_entries_per_osd / pgs_per_osd, osd_min_pg_log_entries),
+                      osd_max_pg_log_entries)          = clamp(300,000 / PGs, 250, 10,000)
+
+    A PG whose whole history is in its log recovers from the log; one with more writes than its
+    log holds is backfilled. Units: entries (about one per write). Valid: pgs_per_osd > 0.
+    Vectorised. Source: src/common/options.cc and PrimaryLogPG's log trimming (Pacific
+    v16.2.15); provenance: Ceph code, Pacific (the trim also waits for osd_pg_log_trim_min).
+    """
+    pgs = _check.positive("pgs_per_osd", pgs_per_osd)
+    return _check.scalar(np.clip(OSD_TARGET_PG_LOG_ENTRIES_PER_OSD / pgs, OSD_MIN_PG_LOG_ENTRIES,
+                                 OSD_MAX_PG_LOG_ENTRIES))
+
+
+def is_backfilled(objects_per_pg, pgs_per_osd):
+    """True when a PG has been written more often than its log holds, so that a new OSD must be
+    backfilled (copied whole) rather than recovered from the log: objects_per_pg >
+    pg_log_entries(pgs_per_osd), counting one write per object (a lower bound on writes).
+    Valid: objects_per_pg >= 0, pgs_per_osd > 0. Vectorised. Provenance: as pg_log_entries."""
+    objects = _check.non_negative("objects_per_pg", objects_per_pg)
+    return _check.scalar(objects > np.asarray(pg_log_entries(pgs_per_osd)))
+
+
+def recovery_sources(osds, pgs_on_failed):
+    """Expected survivors that are primary of at least one of a failed OSD's PGs.
+
+        S = osds - 1,  P = pgs_on_failed
+        sources = S x (1 - (1 - 1/S)^P)
+
+    Each of the failed OSD's P PGs is recovered by its primary, a survivor, which pushes the
+    objects to the PG's new OSD. The primaries of P PGs on S random survivors are P balls in S
+    bins, so about this many distinct OSDs can push at all. Units: OSDs (an expectation, not a
+    whole number). Valid: osds >= 2, pgs_on_failed >= 1. Vectorised. Provenance: course-defined
+    (balls into bins; CRUSH spreads PGs pseudo-randomly).
+    """
+    survivors = _check.integer("osds", osds, lo=2).astype(float) - 1
+    pgs = _check.in_range("pgs_on_failed", pgs_on_failed, 1.0)
+    # one survivor is the primary of every PG: (1 - 1/S)^P is 0 there, log1p(-1) is not finite
+    with np.errstate(divide="ignore"):
+        missed = np.exp(pgs * np.log1p(-1.0 / survivors))
+    return _check.scalar(survivors * (1.0 - missed))
+
+
+def pgs_at_once(osds, pgs_on_failed, size=3, max_backfills=OSD_MAX_BACKFILLS, backfill=True):
+    """Upper bound on the failed OSD's PGs that copy at the same time under Ceph's reservations.
+
+        remotes r = 1 if backfill else size - 1
+        at_once = min(P, max_backfills x sources, floor(S x max_backfills / r))
+
+    Before a PG copies, its primary takes one of the osd_max_backfills slots of its own local
+    reserver, and one slot of the remote reserver of each OSD it writes to: a backfill reserves
+    only the new OSD it fills, recovery from the log every replica. So each source runs at most
+    max_backfills PGs, the S survivors' remote slots hold S x max_backfills / r PGs, and no more
+    PGs run than the failed OSD held. On 200 OSDs with 100 PGs each, backfill runs ~79 of the 100
+    at once with the default 1 slot, all 100 with 4; on 5 survivors, recovery from the log runs 2.
+    Units: PGs. Valid: osds >= 2, pgs_on_failed >= 1, size >= 2, max_backfills >= 1. Vectorised.
+    Source: doc/dev/osd_internals/backfill_reservation.rst, recovery_reservation.rst and
+    src/osd/PeeringState.cc (WaitRemoteBackfillReserved, WaitRemoteRecoveryReserved), Pacific;
+    checked against every OSD's `dump_recovery_reservations` and the PG states on a 6-OSD cluster
+    (tests/cluster/test_backfill_reservations.py); provenance: Ceph code, Pacific (counting bound).
+    """
+    pgs = _check.in_range("pgs_on_failed", pgs_on_failed, 1.0)
+    slots = _check.in_range("max_backfills", max_backfills, 1.0)
+    size = _check.integer("size", size, lo=2)
+    survivors = _check.integer("osds", osds, lo=2) - 1
+    remotes = np.ones_like(size) if backfill else size - 1
+    bound = np.minimum(slots * np.asarray(recovery_sources(osds, pgs)), np.floor(survivors * slots / remotes))
+    return _check.scalar(np.maximum(1.0, np.minimum(pgs, bound)))
+
+
+def _plan(osds, pgs_on_failed, size, max_backfills, backfill):
+    """(sources at work, PG streams each): the sources are the distinct primaries, no more than
+    the PGs at once; each runs its share of those PGs, at least one."""
+    at_once = np.asarray(pgs_at_once(osds, pgs_on_failed, size, max_backfills, backfill))
+    sources = np.minimum(np.asarray(recovery_sources(osds, pgs_on_failed)), at_once)
+    return sources, np.maximum(1.0, at_once / sources)
+
+
+def reservation_time(data_bytes, osds, pgs_on_failed, per_pg_rate, max_backfills=OSD_MAX_BACKFILLS,
+                     recovery_sleep=0.0, object_size=OBJECT_SIZE, device_rate=np.inf, size=3, backfill=True):
+    """Seconds to copy back what one failed OSD held, under Ceph's reservations and throttles.
+
+        sources, streams = the distinct primaries among pgs_at_once(...) PGs, their PGs each
+        per_source = min(streams x per_pg_rate, device_rate, object_size / recovery_sleep)
+        time       = data_bytes / (sources x per_source)
+
+    The recovery sleep is one schedule per OSD (OSD::do_recovery), so a source it binds moves no
+    faster with more PGs: raising osd_max_backfills alone then changes nothing once every source
+    works. backfill: the PGs are longer than their logs (is_backfilled); else they recover from
+    the log. Units: s. Valid: data_bytes >= 0, per_pg_rate > 0, as pgs_at_once and
+    sleep_limited_rate. Vectorised. Source: as pgs_at_once; per-PG streams after ceph-tools
+    models/reliability (M. Kampe); provenance: course-defined, with Ceph Pacific's reservations
+    and throttles (per-PG costs such as reservation hand-offs and backfill scans left out).
+    """
+    data = _check.non_negative("data_bytes", data_bytes)
+    sources, streams = _plan(osds, pgs_on_failed, size, max_backfills, backfill)
+    rate = per_osd_recovery_rate(per_pg_rate, streams, recovery_sleep, object_size, device_rate=device_rate)
+    return _check.scalar(data / (sources * np.asarray(rate)))
+
+
+def reservation_bottleneck(osds, pgs_on_failed, per_pg_rate, max_backfills=OSD_MAX_BACKFILLS, recovery_sleep=0.0,
+                           object_size=OBJECT_SIZE, device_rate=np.inf, size=3, backfill=True):
+    """What limits each source in reservation_time (same arguments, without data_bytes): 'sleep'
+    when the recovery sleep's schedule is slower than its streams and its device, else
+    'bandwidth'. Vectorised. Provenance: as reservation_time."""
+    _, streams = _plan(osds, pgs_on_failed, size, max_backfills, backfill)
+    return recovery_bottleneck(per_pg_rate, streams, recovery_sleep, object_size, device_rate=device_rate)
+
+
+def backfill_slots(primaries, targets, max_backfills=OSD_MAX_BACKFILLS):
+    """The most PGs that can hold both their reservations at once, for PGs known one by one.
+
+        max |B|, B a set of the PGs, such that every OSD is the primary of <= max_backfills PGs
+        of B (its local reserver) and the target of <= max_backfills (its remote reserver)
+
+    primaries[i], targets[i]: the OSD ids of PG i's primary and of the OSD it backfills (from the
+    PG maps before and after the failure). A maximum b-matching of the bipartite graph primary ->
+    target, found by augmenting paths; Ceph grants reservations first come first served, so it
+    can reach fewer, never more. Units: PGs. Valid: as many primaries as targets, ids >= 0,
+    max_backfills >= 1 (whole). Not vectorised (one cluster's PGs). Source: as pgs_at_once;
+    provenance: Ceph code, Pacific (exact bound for the given PGs).
+    """
+    if len(primaries) != len(targets):
+        raise ValueError(f"primaries and targets must have the same length, got {len(primaries)} "
+                         f"and {len(targets)}")
+    slots = int(_check.integer("max_backfills", max_backfills, lo=1))
+    edges = [(int(p), int(t)) for p, t in zip(_check.integer("primaries", list(primaries), lo=0).tolist(),
+                                              _check.integer("targets", list(targets), lo=0).tolist())]
+    return _max_flow(edges, slots)
+
+
+def _max_flow(edges, slots):
+    """Max flow source -> primary (slots) -> target (1 per PG) -> sink (slots), by augmenting
+    paths (depth-first). Nodes: ("p", osd), ("t", osd); a few hundred PGs at most."""
+    cap: dict = {}
+    adj: dict = {}
+
+    def link(u, v, c):
+        for x, y in ((u, v), (v, u)):
+            adj.setdefault(x, set()).add(y)
+            cap.setdefault((x, y), 0)
+        cap[u, v] += c
+    for p, t in edges:
+        link("source", ("p", p), 0)
+        link(("t", t), "sink", 0)
+        link(("p", p), ("t", t), 1)
+    for node in list(adj):
+        if node != "source" and node[0] == "p":
+            cap["source", node] = slots
+        elif node != "sink" and node != "source" and node[0] == "t":
+            cap[node, "sink"] = slots
+
+    def push(u, seen):
+        if u == "sink":
+            return True
+        seen.add(u)
+        for v in adj[u]:
+            if v not in seen and cap[u, v] > 0 and push(v, seen):
+                cap[u, v] -= 1
+                cap[v, u] += 1
+                return True
+        return False
+    flow = 0
+    while "source" in adj and push("source", set()):
+        flow += 1
+    return flow
 
 
 def kampe_rebuild_time(disk_bytes, pgs_per_osd=KAMPE_PGS_PER_OSD, speed=KAMPE_RECOVERY_RATE,

@@ -108,11 +108,21 @@ MiB = 2**20
 #   schedule per OSD (`OSD::do_recovery`). With one push per wake-up that is at most 10 objects/s
 #   per OSD — 40 MiB/s of 4 MiB objects, 10 MiB/s of our 1 MiB ones — however fast the disk is.
 # - `osd_max_backfills` = 1: the slots of each OSD's *reservers*. Before a PG copies anything
-#   its primary takes a local slot and a remote slot on every OSD it writes to (log-based
-#   recovery reserves all replicas, backfill only the new one; Ceph docs,
-#   *doc/dev/osd_internals/recovery_reservation.rst*). On 3 surviving OSDs with size 3 every PG
-#   spans all three, so **only one PG recovers at a time** — one OSD's sleep schedule does all
-#   the work. `rec.concurrent_recoveries` counts this bound.
+#   its primary takes a slot of its own local reserver and a slot of the remote reserver of the
+#   OSDs it writes to (Ceph docs, *doc/dev/osd_internals/recovery_reservation.rst* and
+#   *backfill_reservation.rst*). Which OSDs depends on how the PG catches up. A PG whose every
+#   write is still in its PG log (up to 10,000 entries in Pacific: every pool of this lab)
+#   **recovers from the log**, and its primary reserves every replica: on 3 surviving OSDs with
+#   size 3 each PG spans all three, so **only one PG recovers at a time** — one OSD's sleep
+#   schedule does all the work (`rec.concurrent_recoveries` counts this bound). A PG with more
+#   history than its log — a real disk's PGs hold thousands of objects — is **backfilled**: it is
+#   copied whole onto its new OSD, and only that OSD is reserved. Then every survivor that is the
+#   primary of one of the failed OSD's P PGs works, with one slot already: about
+#   S(1 − (1 − 1/S)^P) of S survivors (`rec.recovery_sources`), on 200 OSDs about 79 of the
+#   100 PGs at once (`rec.pgs_at_once`; `rec.is_backfilled` says which way a PG goes). Both
+#   schemes were checked on a 6-OSD cluster with each OSD's `dump_recovery_reservations` and the
+#   PG states (tests/cluster/test_backfill_reservations.py): PGs recovering from their logs never
+#   outnumbered what every-replica reservations allow, and backfilled PGs ran more at once.
 # - `osd_recovery_max_active_hdd` = 3: pushes in flight per OSD.
 #
 # These throttles act as described under Pacific's scheduler, `osd_op_queue = wpq`. From Quincy
@@ -126,9 +136,13 @@ MiB = 2**20
 # Tentacle `ceph config set osd osd_op_queue wpq` and a restart of the OSDs bring it back (the
 # note `cephlab up` prints there says how). Docs: *mClock Config Reference* (docs.ceph.com, Reef).
 #
-# The model (`models.recovery`, after M. Kampe's reliability models in *ceph/ceph-tools*):
+# The model (`models.recovery`, after M. Kampe's reliability models in *ceph/ceph-tools*, with
+# Ceph's reservations): the sources are the survivors that are primary of one of the PGs copying
+# at once, each pushing its share of them, `streams` PG streams of rate r_PG:
 #
-# $$t_\text{recovery} = \frac{\text{data on the failed OSD}}{\min(\text{peers}, \text{concurrent PGs}) \times \min(\text{backfills} \times r_\text{PG},\ r_\text{device},\ \text{object size} / \text{sleep})}$$
+# $$t_\text{recovery} = \frac{\text{data on the failed OSD}}{\text{sources} \times \min(\text{streams} \times r_\text{PG},\ r_\text{device},\ \text{object size} / \text{sleep})}$$
+#
+# Because the sleep is one schedule per OSD, a source it binds moves no faster with more slots.
 #
 # The degraded window (detection + down-out interval + recovery) is the "replacement time" of
 # lab 01's durability model: the shorter it is, the less chance a second and a third failure
@@ -165,32 +179,38 @@ CLUSTERS = {"6 OSDs, one fails": dict(osds=6, pgs_per_osd=6, data=200 * MiB, obj
 
 
 def scenario(cluster, setting, size=3, afr=0.05):
+    """The failed OSD held pgs_per_osd PGs; marked out, each is copied to a new OSD: from the PG
+    log when its objects fit in the log, else by backfill."""
     cl, st = CLUSTERS[cluster], SETTINGS[setting]
-    survivors = cl["osds"] - 1
-    peers = rec.recovery_peers(cl["osds"], cl["pgs_per_osd"], size)
-    concurrent = rec.concurrent_recoveries(survivors, size, st["max_backfills"])
-    working = min(peers, concurrent)
-    args = dict(per_osd_rate=cl["per_pg"], object_size=cl["object_size"], device_rate=cl["device"], **st)
-    seconds = rec.recovery_time(cl["data"], working, **args)
+    held = (cl["osds"], cl["pgs_per_osd"])
+    backfill = rec.is_backfilled(cl["data"] / cl["object_size"] / cl["pgs_per_osd"], cl["pgs_per_osd"])
+    args = dict(per_pg_rate=cl["per_pg"], object_size=cl["object_size"], device_rate=cl["device"],
+                size=size, backfill=backfill, **st)
+    seconds = rec.reservation_time(cl["data"], *held, **args)
     window = rec.window_days(rec.degraded_window(seconds))
     pgs = cl["osds"] * cl["pgs_per_osd"] // size
-    return {"cluster": cluster, "settings": setting, "peers": peers, "PGs at once": concurrent,
-            "OSDs copying": working, "per-OSD MiB/s": rec.per_osd_recovery_rate(**args) / MiB,
-            "bottleneck": rec.recovery_bottleneck(**args), "recovery s": seconds,
+    return {"cluster": cluster, "settings": setting, "copied by": "backfill" if backfill else "PG log",
+            "PGs held": cl["pgs_per_osd"], "PGs at once": rec.pgs_at_once(*held, size, st["max_backfills"], backfill),
+            "sources": min(rec.recovery_sources(*held), rec.pgs_at_once(*held, size, st["max_backfills"], backfill)),
+            "bottleneck": rec.reservation_bottleneck(*held, **args), "recovery s": seconds,
             "nines, one stripe": red.nines(rec.annual_loss_with_recovery(replicated(size), afr, seconds)),
             "nines, whole cluster": red.nines(red.cluster_loss_probability(cl["osds"], pgs, replicated(size),
                                                                          afr, window))}
 
 
 model_table = pd.DataFrame([scenario(c, s) for c in CLUSTERS for s in SETTINGS]).set_index(["cluster", "settings"])
-model_table
+model_table.round(2)
 
 # %% [markdown]
-# Read the `max_backfills 4 only` rows: more slots let more PGs recover at once, so recovery
-# finishes sooner than with the defaults (compare the `recovery s` column), but each OSD still
-# pushes at most 10 objects a second because of the sleep: the sleep stays the bottleneck and the
-# disks stay far below their bandwidth. Only removing the sleep lets the disks set the pace. Then compare the two nines columns: the big
-# cluster's thousands of PGs make its own durability several nines lower than one stripe's.
+# Read the `max_backfills 4 only` rows. The big cluster's PGs are backfilled, and every source
+# already worked with one slot: more slots let all of the failed OSD's PGs move at once (`PGs at
+# once`), yet `recovery s` stays what it was with the defaults, because each source still pushes
+# at most 10 objects a second — its sleep is one schedule for the whole OSD. The small cluster's
+# PGs recover from their logs, and each reserves every replica, so one slot let only two of them
+# copy at once; more slots bring more survivors to work and recovery gets faster, each survivor
+# still at the sleep's pace. Only removing the sleep lets the streams and the disks set the pace.
+# Then compare the two nines columns: the big cluster's thousands of PGs make its own
+# durability several nines lower than one stripe's.
 #
 # ### Recovery time vs the failed OSD's data
 # Move the sliders: the curves are the 100-OSD cluster's recovery time with the throttles you
@@ -201,8 +221,7 @@ TB = np.linspace(0.1, 16, 200)
 
 
 def hours(tb, backfills, sleep, osds, fullness=0.75):
-    peers = min(rec.recovery_peers(osds, 100, 3), rec.concurrent_recoveries(osds - 1, 3, backfills))
-    return rec.recovery_time(tb * 1e12 * fullness, peers, 50e6, backfills, sleep, device_rate=150e6) / 3600
+    return rec.reservation_time(tb * 1e12 * fullness, osds, 100, 50e6, backfills, sleep, device_rate=150e6) / 3600
 
 
 recovery_plot = LivePlot(
@@ -215,7 +234,7 @@ recovery_plot = LivePlot(
     readout=lambda backfills, sleep, osds: (
         f"8 TB disk: {hours(8, backfills, sleep, osds):.2f} h "
         f"(defaults {hours(8, 1, 0.1, osds):.2f} h); bottleneck: "
-        f"{rec.recovery_bottleneck(50e6, backfills, sleep, device_rate=150e6)}"))
+        f"{rec.reservation_bottleneck(osds, 100, 50e6, backfills, sleep, device_rate=150e6)}"))
 recovery_plot
 
 # %% [markdown]
@@ -251,8 +270,8 @@ window_plot
 
 # %% [markdown]
 # ## Exercises
-# Answer with the model functions (`rec.recovery_time`, `rec.recovery_peers`,
-# `rec.concurrent_recoveries`, `rec.recovery_bottleneck`, `rec.annual_loss_with_recovery`,
+# Answer with the model functions (`rec.recovery_time`, `rec.concurrent_recoveries`,
+# `rec.reservation_time`, `rec.reservation_bottleneck`, `rec.annual_loss_with_recovery`,
 # `red.cluster_loss_probability`, `red.nines`), then run the check cell under each. The check
 # cells test the kind and range of your answers and give hints; the grader checks the values.
 
@@ -326,7 +345,7 @@ assert abs(q1_degraded_fraction - 105 / 1119) < 1e-12, "Store a fraction between
 
 # %%
 q2_mib = 128 * 3 / 4  # SOLUTION
-q2_copying = min(3, rec.concurrent_recoveries(3, 3, 1))  # SOLUTION
+q2_copying = rec.concurrent_recoveries(3, 3, 1, backfill=True, receivers=1)  # SOLUTION
 q2_seconds = rec.recovery_time(q2_mib * MiB, q2_copying, 30 * MiB, 1, 0.1, object_size=MiB)  # SOLUTION
 
 # %% [raw]
@@ -340,7 +359,7 @@ assert 128 / 4 <= q2_mib <= 128, "Each object has 3 copies spread over 4 OSDs: o
 
 # %%
 assert q2_seconds >= q2_mib / 30, ("Recovery cannot beat the disks: q2_mib at 30 MiB/s is a lower bound. Mind that "
-                                   "rec.concurrent_recoveries may let fewer OSDs copy than survive, and the 0.1 s sleep")
+                                   "the reservations (rec.concurrent_recoveries: a backfill reserves the OSD it fills) and the 0.1 s sleep")
 
 # %%
 # HIDDEN
@@ -364,22 +383,20 @@ P = params.lab_params("08-failure-and-recovery")   # your own numbers for Q3 and
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q3. At scale.** A {q3_osds}-OSD HDD cluster (100 PGs per OSD, size 3) loses a {q3_disk_tb} TB OSD that
-was {q3_fill_pct} % full. Each PG stream moves {q3_stream_mbs} MB/s; objects are 4 MiB; the recovery sleep stays at
-0.1 s. How many seconds does recovery take with `osd_max_backfills` 1, and with 4? Use
-`min(rec.recovery_peers(...), rec.concurrent_recoveries({q3_survivors}, 3, backfills))` as the peers.
-Store `q3_seconds_1`, `q3_seconds_4`, and in `q3_bottleneck` what limits each OSD with 4
-backfills (`rec.recovery_bottleneck`).""", {**P, "q3_fill_pct": round(100 * P["q3_fill"]), "q3_survivors": P["q3_osds"] - 1})
+was {q3_fill_pct} % full, and it is marked out: its 100 PGs are backfilled. Each PG stream moves {q3_stream_mbs} MB/s;
+objects are 4 MiB; the recovery sleep stays at 0.1 s. How many seconds does the backfill take with
+`osd_max_backfills` 1, and with 4 (`rec.reservation_time`)? Store `q3_seconds_1`, `q3_seconds_4`,
+and in `q3_bottleneck` what limits each source with 1 slot (`rec.reservation_bottleneck`).""",
+            {**P, "q3_fill_pct": round(100 * P["q3_fill"])})
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
 q3_bytes = P["q3_fill"] * P["q3_disk_tb"] * 1e12  # SOLUTION
-q3_peers_1 = min(rec.recovery_peers(P["q3_osds"], 100, 3), rec.concurrent_recoveries(P["q3_osds"] - 1, 3, 1))  # SOLUTION
-q3_peers_4 = min(rec.recovery_peers(P["q3_osds"], 100, 3), rec.concurrent_recoveries(P["q3_osds"] - 1, 3, 4))  # SOLUTION
-q3_seconds_1 = rec.recovery_time(q3_bytes, q3_peers_1, P["q3_stream_mbs"] * 1e6, 1, 0.1)  # SOLUTION
-q3_seconds_4 = rec.recovery_time(q3_bytes, q3_peers_4, P["q3_stream_mbs"] * 1e6, 4, 0.1)  # SOLUTION
-q3_bottleneck = rec.recovery_bottleneck(P["q3_stream_mbs"] * 1e6, 4, 0.1)  # SOLUTION
+q3_seconds_1 = rec.reservation_time(q3_bytes, P["q3_osds"], 100, P["q3_stream_mbs"] * 1e6, 1, 0.1)  # SOLUTION
+q3_seconds_4 = rec.reservation_time(q3_bytes, P["q3_osds"], 100, P["q3_stream_mbs"] * 1e6, 4, 0.1)  # SOLUTION
+q3_bottleneck = rec.reservation_bottleneck(P["q3_osds"], 100, P["q3_stream_mbs"] * 1e6, 1, 0.1)  # SOLUTION
 
 # %% [raw]
 # # END SOLUTION
@@ -388,26 +405,25 @@ q3_bottleneck = rec.recovery_bottleneck(P["q3_stream_mbs"] * 1e6, 4, 0.1)  # SOL
 # # BEGIN TESTS
 
 # %%
-assert 0 < q3_seconds_4 < q3_seconds_1, "More backfill slots let more PGs recover at once: 4 slots must be faster than 1"
+assert 0 < q3_seconds_4 <= q3_seconds_1, "More backfill slots never slow a backfill down: 4 slots take no longer than 1"
 
 # %%
 assert q3_seconds_1 > P["q3_fill"] * P["q3_disk_tb"] * 1e12 / ((P["q3_osds"] - 1) * P["q3_stream_mbs"] * 1e6 * 4), \
     "No faster than every survivor at 4 full PG streams each: check the units (bytes, B/s; 1 TB = 1e12 bytes)"
 
 # %%
-assert q3_bottleneck in ("backfills", "device", "sleep"), "Store one of the names rec.recovery_bottleneck returns"
+assert q3_bottleneck in ("bandwidth", "sleep"), "Store one of the names rec.reservation_bottleneck returns"
 
 # %%
 # HIDDEN
 from cephlab.course import params as _params
 _p = _params.lab_params("08-failure-and-recovery")
 _bytes, _rate, _n = _p["q3_fill"] * _p["q3_disk_tb"] * 1e12, _p["q3_stream_mbs"] * 1e6, _p["q3_osds"]
-_peers = {b: min(rec.recovery_peers(_n, 100, 3), rec.concurrent_recoveries(_n - 1, 3, b)) for b in (1, 4)}
-assert abs(q3_seconds_1 - rec.recovery_time(_bytes, _peers[1], _rate, 1, 0.1)) < 1e-6, \
-    "With 1 backfill only about half the survivors' PGs recover at once; the data is your fill x your disk's TB x 1e12 bytes"
-assert abs(q3_seconds_4 - rec.recovery_time(_bytes, _peers[4], _rate, 4, 0.1)) < 1e-6 and q3_seconds_4 < q3_seconds_1, \
-    "With 4 backfills every survivor copies: recovery gets faster"
-assert q3_bottleneck == rec.recovery_bottleneck(_rate, 4, 0.1), "Store the name rec.recovery_bottleneck returns for your stream rate (a string)"
+assert abs(q3_seconds_1 - rec.reservation_time(_bytes, _n, 100, _rate, 1, 0.1)) < 1e-6, \
+    "rec.reservation_time with your OSDs, the 100 PGs the failed OSD held, your stream rate in B/s; the data is your fill x your disk's TB x 1e12 bytes"
+assert abs(q3_seconds_4 - rec.reservation_time(_bytes, _n, 100, _rate, 4, 0.1)) < 1e-6, \
+    "The same with 4 slots: each source runs more streams, which helps only where the sleep does not bind"
+assert q3_bottleneck == rec.reservation_bottleneck(_n, 100, _rate, 1, 0.1), "Store the name rec.reservation_bottleneck returns for your cluster with 1 slot (a string)"
 
 # %% [raw]
 # # END TESTS
@@ -434,8 +450,7 @@ window in days: `rec.window_days`).""", {**P, "q4_afr_pct": round(100 * P["q4_af
 # # BEGIN SOLUTION
 
 # %%
-q4_peers = min(rec.recovery_peers(P["q3_osds"], 100, 3), rec.concurrent_recoveries(P["q3_osds"] - 1, 3, 1))  # SOLUTION
-q4_recovery_s = rec.recovery_time(P["q3_fill"] * P["q3_disk_tb"] * 1e12, q4_peers, P["q3_stream_mbs"] * 1e6, 1, 0.1)  # SOLUTION
+q4_recovery_s = rec.reservation_time(P["q3_fill"] * P["q3_disk_tb"] * 1e12, P["q3_osds"], 100, P["q3_stream_mbs"] * 1e6, 1, 0.1)  # SOLUTION
 q4_nines_ceph = red.nines(rec.annual_loss_with_recovery(replicated(3), P["q4_afr"], q4_recovery_s))  # SOLUTION
 q4_nines_late = red.durability_nines(replicated(3), P["q4_afr"], P["q4_days"])  # SOLUTION
 q4_window_days = rec.window_days(rec.degraded_window(q4_recovery_s))  # SOLUTION
@@ -463,8 +478,7 @@ assert q4_nines_cluster < q4_nines_ceph, "Thousands of PGs are thousands of sets
 from cephlab.course import params as _params
 _p = _params.lab_params("08-failure-and-recovery")
 _n, _afr = _p["q3_osds"], _p["q4_afr"]
-_q4_s1 = rec.recovery_time(_p["q3_fill"] * _p["q3_disk_tb"] * 1e12,
-                           min(rec.recovery_peers(_n, 100, 3), rec.concurrent_recoveries(_n - 1, 3, 1)), _p["q3_stream_mbs"] * 1e6, 1, 0.1)
+_q4_s1 = rec.reservation_time(_p["q3_fill"] * _p["q3_disk_tb"] * 1e12, _n, 100, _p["q3_stream_mbs"] * 1e6, 1, 0.1)
 assert abs(q4_recovery_s - _q4_s1) < 1e-6, "q4_recovery_s is Q3's recovery time with 1 backfill, in seconds, for your cluster"
 assert (q4_nines_ceph, q4_nines_late) == (red.nines(rec.annual_loss_with_recovery(replicated(3), _afr, _q4_s1)),
                                           red.durability_nines(replicated(3), _afr, _p["q4_days"])), \
@@ -638,21 +652,22 @@ timeline
 # a time; tuned, the disks do. Both runs pay the same fixed costs (peering, PG stats reaching
 # the manager in 1–2 s steps), so the *time saved by tuning* is compared kill-to-clean.
 #
-# The tolerances are one-sided, as the gaps are. Below the model only the timing's grain: each
-# end of a timed interval may be seen up to one 2 s PG-stats step late (one step on the
-# recovery's own time, two on a difference of two runs), so a measured 0 s fails; a difference
-# also loses whatever the tuned run waits beyond its own model. Above it the
-# model leaves out waits that can only add time — each PG's reservation hand-off and one more
-# sleep — which repeated runs put at up to x1.70 (6 runs of the native cluster with 128 objects,
-# quiet and under load; 4 of the cephadm cluster at x1.19–x1.23): the checks fail above x2.0.
-# That room also holds a wrong model in which only the recovery sleep matters and more backfills
-# change nothing, so the time-saved row measures the saving without telling those two models
-# apart; the instructor guide lists such rows.
+# The default recovery's tolerance is one-sided, as the gap is. Below the model only the
+# timing's grain: the end of the interval may be seen up to one 2 s PG-stats step late, so a
+# measured 0 s fails. Above it the model leaves out waits that can only add time — each PG's
+# reservation hand-off and one more sleep — which repeated runs put at up to x1.70 (6 runs of
+# the native cluster with 128 objects, quiet and under load; 4 of the cephadm cluster at
+# x1.19–x1.23): the check fails above x2.0.
+#
+# The time saved by tuning is a reading with no claim. It is a difference of two runs, so it
+# carries both runs' unmodelled waits and two PG-stats steps (repeated runs gave x0.62–x1.53), and
+# in that room a wrong model fits too: one in which only the recovery sleep matters and more
+# backfills change nothing. The table shows that model's figure beside ours; the instructor guide
+# lists such readings.
 
 # %% tags=["nbval-ignore-output"]
-def model_seconds(run, setting):
+def model_seconds(run, st):
     """The sleep counts objects, the disks count bytes: pass the mean object size."""
-    st = RUN_SETTINGS[setting]
     survivors = len(osds) - 1
     working = min(survivors, rec.concurrent_recoveries(survivors, 3, st["max_backfills"],
                                                        receivers=max(1, len(run["receivers"]))))
@@ -660,20 +675,17 @@ def model_seconds(run, setting):
                              device_rate=device_rate, **st)
 
 
-model_default = model_seconds(runs["defaults"], "defaults")
-model_tuned = model_seconds(runs["tuned"], "tuned")
-model_saved = model_default - model_tuned
-# Wrong models the checks must reject: recovery that ignores the reservations (all 3 survivors
-# working at once, a third of the time), and tuning that saves nothing.
+model_default = model_seconds(runs["defaults"], RUN_SETTINGS["defaults"])
+model_saved = model_default - model_seconds(runs["tuned"], RUN_SETTINGS["tuned"])
+# the wrong model beside the reading: only the sleep matters, osd_max_backfills stays at its default
+sleep_only = {**RUN_SETTINGS["tuned"], "max_backfills": RUN_SETTINGS["defaults"]["max_backfills"]}
+sleep_only_saved = model_default - model_seconds(runs["tuned"], sleep_only)
+# The wrong model the check must reject: recovery that ignores the reservations (all 3 survivors
+# working at once, a third of the time).
 survivors = len(osds) - 1
 STEP_S = 2.0        # PG states reach the manager in 1-2 s steps
 UP_TO = 2.0         # the spread over repeated runs (above) reached x1.70
 grain_default = min(STEP_S / model_default, 0.5)
-HANDOFF_S = 0.3     # one PG's reservation hand-off, as in the defaults row's reason
-# a difference of two runs: the tuned run has unmodelled waits of its own (up to UP_TO x its model,
-# and a hand-off per PG), and each shortens the saving
-tuned_waits = (UP_TO - 1) * model_tuned + HANDOFF_S * runs["tuned"]["pgs_on"]
-grain_saved = min((2 * STEP_S + tuned_waits) / model_saved, 0.9)
 recovery_cmp = Comparison()
 recovery_cmp.add("recovery with defaults (active -> clean)", model=model_default,
                  measured=runs["defaults"]["clean"] - runs["defaults"]["active"], unit="s",
@@ -682,14 +694,11 @@ recovery_cmp.add("recovery with defaults (active -> clean)", model=model_default
                      "sleep (~0.3 s per PG); 6 native runs with 128 objects gave x1.01-x1.70 (median "
                      "x1.1), 4 cephadm runs x1.19-x1.23",
                  control=("reservations ignored: 3 PGs at once", model_default / survivors))
-recovery_cmp.add("time saved by tuning (kill -> clean)", model=model_saved,
-                 measured=runs["defaults"]["clean"] - runs["tuned"]["clean"], unit="s",
-                 rel_tol=round(grain_saved, 2), above=round(UP_TO - 1 - grain_saved, 2),
-                 why="below: a 2 s PG-stats step on each run's end, and the tuned run's own waits "
-                     "(up to x2.0 of its model and a hand-off per PG, as in the defaults run); above: the "
-                     "default run's per-PG hand-offs are saved too; 10 native runs gave x0.62-x1.53, 5 "
-                     "cephadm x0.68-x1.20",
-                 control=("tuning saves nothing", 0.0))
+recovery_cmp.add_reading("time saved by tuning (kill -> clean)", model=model_saved,
+                         measured=runs["defaults"]["clean"] - runs["tuned"]["clean"], unit="s",
+                         why="a difference of two runs: both runs' unmodelled waits and two PG-stats "
+                             "steps; 10 native runs gave x0.62-x1.53, 5 cephadm x0.68-x1.20",
+                         control=("only the recovery sleep matters", sleep_only_saved))
 table = recovery_cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees", "control",
                               "control fails"]]
 your = globals().get("q5_seconds")
@@ -781,8 +790,9 @@ conclusions.render("""
 - **Defaults.** The model said {model:.1f} s for the {objects} objects osd.{victim} held; the
   cluster took {measured:.1f} s from all PGs active to all clean ({ratio:.2f}x), about
   {per_pg:+.2f} s per PG of the {pgs} PGs it held.
-- **Tuned.** Active to clean took {tuned:.1f} s; tuning saved {saved:.1f} s kill-to-clean
-  against the model's {model_saved:.1f} s.
+- **Tuned.** Active to clean took {tuned:.1f} s; tuning saved {saved:.1f} s kill-to-clean. The
+  model said {model_saved:.1f} s, a model in which only the recovery sleep matters
+  {sleep_only:.1f} s: a reading, as one run's saving cannot tell the two apart.
 - **Durability.** One stripe: {stripe} nines with the 600 s interval in front of the default
   recovery, {stripe_fast} nines with mark-out at once; this cluster's {cluster_pgs} PGs: {cl} nines.
 - **Nothing lost.** {checked} objects read back with their checksums after two crashes.
@@ -790,7 +800,7 @@ conclusions.render("""
     objects=d["objects_on"], victim=d["victim"], measured=d["clean"] - d["active"],
     ratio=(d["clean"] - d["active"]) / model_default, pgs=d["pgs_on"],
     per_pg=((d["clean"] - d["active"]) - model_default) / max(d["pgs_on"], 1), tuned=t["clean"] - t["active"],
-    saved=d["clean"] - t["clean"], model_saved=model_saved,
+    saved=d["clean"] - t["clean"], model_saved=model_saved, sleep_only=sleep_only_saved,
     stripe=int(durability.loc["nines, 600 s + recovery", "defaults"]),
     stripe_fast=int(durability.loc["nines, recovery only", "defaults"]), cluster_pgs=cluster_pgs,
     cl=int(durability.loc["cluster nines, 600 s + recovery", "defaults"]), checked=checked)

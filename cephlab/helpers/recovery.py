@@ -118,10 +118,11 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None, pool
     data on the cluster still recovers and competes for the same reservations and throttles.
 
     Returns {"series": [(t, {state: n})], "down_s", "out_s", "remapped", "active", "clean",
-    "receivers"}: the times (s after the kill) when the monitors marked it down, when it was
+    "receivers", "backfills"}: the times (s after the kill) when the monitors marked it down, when it was
     marked out, and the first samples in which the mgr's PG stats had moved every PG off the OSD
     ("remapped"), showed every PG active (serving I/O) and every PG active+clean; receivers: the
-    OSDs that took its place in the up sets of its PGs (the ones the recovery writes to).
+    OSDs that took its place in the up sets of its PGs (the ones the recovery writes to);
+    backfills: {pgid: (acting primary, [targets])} of every PG seen backfilling or waiting to.
 
     Samples come from the mgr's own PG stats, states and up sets in one call, so "all clean" is
     never the picture from before the failure; c.record_pg_states stops only after it has seen
@@ -134,6 +135,7 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None, pool
     times: dict[str, float | None] = {"remapped": None, "active": None, "clean": None}
     before = {pg["pgid"]: set(pg.get("up", [])) for pg in _brief_rows(c, pool_id)}
     receivers: set[int] = set()
+    pairs: dict[str, tuple[int, list[int]]] = {}
     t0 = time.monotonic()
     lab.kill_osd(osd_id)
     down = time.monotonic() - t0
@@ -145,6 +147,9 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None, pool
         rows = _brief_rows(c, pool_id)
         states, up = pg_brief(c, rows=rows)
         series.append((t, states))
+        for pg in rows:          # who pushes (the acting primary) to whom (up, not yet acting)
+            if "backfill" in pg["state"] and pg["pgid"] not in pairs:
+                pairs[pg["pgid"]] = (pg["acting_primary"], sorted(set(pg["up"]) - set(pg["acting"])))
         if times["remapped"] is None and osd_id not in up:
             times["remapped"] = t
         if times["remapped"] is not None:
@@ -160,7 +165,58 @@ def fail_and_recover(lab, osd_id, interval=0.5, timeout=180, progress=None, pool
                f"after osd.{osd_id} went out",
                interval=interval, progress=progress, describe=lambda: str(series[-1][1]),
                hint="check `ceph health detail`")
-    return {"series": series, "down_s": down, "out_s": out, **times, "receivers": sorted(receivers)}
+    return {"series": series, "down_s": down, "out_s": out, **times, "receivers": sorted(receivers),
+            "backfills": pairs}
+
+
+def reservations(cluster, osds):
+    """{osd: (PGs holding a local slot, PGs holding a remote slot)} now, from each OSD's
+    `ceph tell osd.N dump_recovery_reservations`: the reservers osd_max_backfills sizes. A PG
+    backfills or recovers only while it holds its primary's local slot and its targets' remote
+    ones. An OSD that does not answer (down) is left out."""
+    out = {}
+    for osd in osds:
+        try:
+            dump = cluster.client.send({"prefix": "dump_recovery_reservations"}, ("osd", osd), timeout=5)
+        except ClusterError:        # a down OSD holds no slot
+            continue
+        out[osd] = tuple(sorted(item["item"] for item in dump[side]["in_progress"])
+                         for side in ("local_reservations", "remote_reservations"))
+    return out
+
+
+class ReservationWatch(threading.Thread):
+    """Samples reservations(cluster, osds) every `interval` s until stopped: samples [(t, {osd:
+    (local, remote)})]. peak() is the most PGs seen holding a local slot at once."""
+
+    def __init__(self, cluster, osds, interval=0.2):
+        super().__init__(daemon=True)
+        self.cluster, self.osds, self.interval = cluster, list(osds), interval
+        self.samples: list = []
+        self._stop_event = threading.Event()
+
+    def run(self):
+        t0 = time.monotonic()
+        while not self._stop_event.is_set():
+            self.samples.append((round(time.monotonic() - t0, 3), reservations(self.cluster, self.osds)))
+            self._stop_event.wait(self.interval)
+
+    def peak(self):
+        return max((len({pg for local, _ in s.values() for pg in local}) for _, s in self.samples), default=0)
+
+    def most_slots(self):
+        """(most local, most remote) slots one OSD held in any sample."""
+        sides = [(len(local), len(remote)) for _, s in self.samples for local, remote in s.values()]
+        return tuple(max((x[i] for x in sides), default=0) for i in (0, 1))
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop_event.set()
+        self.join()
+        return False
 
 
 def restore(lab, osd_id, timeout=180):

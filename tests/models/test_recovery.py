@@ -35,6 +35,9 @@ def test_pacific_defaults():
     ("osd_recovery_max_chunk", recovery.OSD_RECOVERY_MAX_CHUNK),
     ("mon_osd_down_out_interval", recovery.MON_OSD_DOWN_OUT_INTERVAL),
     ("osd_heartbeat_grace", recovery.OSD_HEARTBEAT_GRACE),
+    ("osd_min_pg_log_entries", recovery.OSD_MIN_PG_LOG_ENTRIES),
+    ("osd_max_pg_log_entries", recovery.OSD_MAX_PG_LOG_ENTRIES),
+    ("osd_target_pg_log_entries_per_osd", recovery.OSD_TARGET_PG_LOG_ENTRIES_PER_OSD),
 ])
 def test_defaults_match_installed_ceph(option, value):
     out = subprocess.run(["ceph-conf", "-c", "/dev/null", "--show-config-value", option],
@@ -206,3 +209,107 @@ def test_concurrent_recoveries_bounds(osds, size, backfills):
 def test_concurrent_recoveries_rejects(bad, name):
     with pytest.raises(ValueError, match=name):
         recovery.concurrent_recoveries(**bad)
+
+
+# -- copying back under Ceph's reservations (an OSD marked out) ----------------------------------
+def test_pg_log_decides_backfill_or_log_recovery():
+    """300,000 / 100 PGs = 3,000 entries; 6 PGs: capped at 10,000; 2,000 PGs: floored at 250.
+    An 8 TB disk 60 % full with 100 PGs of 4 MiB objects: 11,444 objects a PG, backfilled; this
+    lab's pools (tens of objects a PG) recover from the log."""
+    assert recovery.pg_log_entries(100) == 3000
+    assert recovery.pg_log_entries(6) == 10000 and recovery.pg_log_entries(2000) == 250
+    assert recovery.is_backfilled(0.6 * 8e12 / (4 * MiB) / 100, 100)
+    assert not recovery.is_backfilled(24, 6)
+
+
+def test_reservation_golden_values():
+    """Hand-computed. 199 survivors and 100 PGs: 199 x (1 - (198/199)^100) = 78.76 sources; the
+    sleep bound 4 MiB / 0.1 s = 41.94 MB/s per source sets the default backfill, 4.8e12 / (78.76 x
+    41.94e6) = 1453 s; tuned (sleep 0, 4 slots) each source runs 100/78.76 = 1.27 streams of
+    50 MB/s: 960 s. 6 OSDs, 6 PGs, recovery from the log, 1 slot: floor(5 / 2) = 2 PGs, 2 sources
+    at 10 MiB/s: 200 MiB in 10 s."""
+    assert recovery.recovery_sources(200, 100) == pytest.approx(78.7557, abs=1e-3)
+    assert recovery.pgs_at_once(200, 100, 3, 1) == pytest.approx(78.7557, abs=1e-3)
+    assert recovery.pgs_at_once(200, 100, 3, 4) == 100          # no more than the OSD held
+    assert recovery.pgs_at_once(6, 6, 3, 1, backfill=False) == 2
+    assert recovery.pgs_at_once(4, 6, 3, 1, backfill=False) == 1   # this lab's 4-OSD cluster
+    data = 0.6 * 8e12
+    args = dict(device_rate=150e6)
+    assert recovery.reservation_time(data, 200, 100, 50e6, 1, 0.1, **args) == pytest.approx(1453.1, abs=0.1)
+    assert recovery.reservation_time(data, 200, 100, 50e6, 4, 0.1, **args) == pytest.approx(1453.1, abs=0.1)
+    assert recovery.reservation_time(data, 200, 100, 50e6, 4, 0.0, **args) == pytest.approx(960.0, abs=0.1)
+    small = dict(object_size=MiB, device_rate=30 * MiB, backfill=False)
+    assert recovery.reservation_time(200 * MiB, 6, 6, 30 * MiB, 1, 0.1, **small) == pytest.approx(10.0)
+    assert recovery.recovery_sources(2, 7) == 1.0                  # one survivor pushes everything
+
+
+@given(st.integers(2, 500), st.integers(1, 400), st.integers(1, 8), st.booleans())
+def test_pgs_at_once_bounds(osds, pgs, slots, backfill):
+    sources = recovery.recovery_sources(osds, pgs)
+    assert 1 - 1e-9 <= sources <= min(osds - 1, pgs) + 1e-9
+    at_once = recovery.pgs_at_once(osds, pgs, 3, slots, backfill)
+    assert 1 <= at_once <= max(1, min(pgs, slots * (osds - 1))) + 1e-9
+    assert recovery.pgs_at_once(osds, pgs, 3, slots + 1, backfill) >= at_once
+    assert recovery.pgs_at_once(osds, pgs, 3, slots, True) >= recovery.pgs_at_once(osds, pgs, 3, slots, False)
+
+
+@given(st.integers(3, 300), st.integers(1, 300), st.floats(1e6, 1e9), st.integers(1, 8), st.booleans())
+def test_more_slots_never_slow_copying_and_never_beat_the_sleep(osds, pgs, rate, slots, backfill):
+    """No throttle is ever lifted by adding slots: more slots never make copying slower, and under
+    the sleep no source moves faster than its sleep schedule allows."""
+    args = dict(object_size=4 * MiB, device_rate=np.inf, backfill=backfill)
+    t = recovery.reservation_time(1e12, osds, pgs, rate, slots, 0.0, **args)
+    assert recovery.reservation_time(1e12, osds, pgs, rate, slots + 1, 0.0, **args) <= t * (1 + 1e-12)
+    slept = recovery.reservation_time(1e12, osds, pgs, rate, slots, 0.1, **args)
+    floor = 1e12 / (recovery.recovery_sources(osds, pgs) * recovery.sleep_limited_rate(0.1, 4 * MiB))
+    assert slept >= floor * (1 - 1e-12)
+
+
+def test_reservation_bottleneck_moves_with_the_stream_rate():
+    """4 MiB / 0.1 s = 41.9 MB/s per source: one 20 MB/s stream is below it, one 60 MB/s above;
+    with 4 slots each source runs 100 / 78.76 = 1.27 streams: 1.27 x 30 = 38.1 < 41.9 < 1.27 x 35."""
+    assert recovery.reservation_bottleneck(200, 100, 20e6, 1, 0.1) == "bandwidth"
+    assert recovery.reservation_bottleneck(200, 100, 60e6, 1, 0.1) == "sleep"
+    assert recovery.reservation_bottleneck(200, 100, 60e6, 4, 0.0) == "bandwidth"
+    assert recovery.reservation_bottleneck(200, 100, 30e6, 4, 0.1) == "bandwidth"
+    assert recovery.reservation_bottleneck(200, 100, 35e6, 4, 0.1) == "sleep"
+
+
+def test_backfill_slots_counts_each_reserver():
+    assert recovery.backfill_slots([0, 0, 1, 2], [3, 3, 4, 4], 1) == 2    # osd.0 primary twice, osd.4 target twice
+    assert recovery.backfill_slots([0, 1, 2, 3], [4, 5, 6, 7], 1) == 4
+    assert recovery.backfill_slots([0, 0, 0], [1, 2, 3], 2) == 2
+    # one OSD both primary and target at once: its local and remote reservers are apart
+    assert recovery.backfill_slots([0, 1], [1, 0], 1) == 2
+    # taken in order, 0->1 would block both others; the maximum takes two
+    assert recovery.backfill_slots([0, 0, 2], [1, 3, 1], 1) == 2
+    assert recovery.backfill_slots([], [], 1) == 0
+
+
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), max_size=9), st.integers(1, 4))
+def test_backfill_slots_is_the_maximum(pairs, slots):
+    """Brute force on small cases: no subset that respects the slots is larger."""
+    import itertools
+    p, t = [a for a, _ in pairs], [b for _, b in pairs]
+    best = 0
+    for k in range(len(pairs), 0, -1):
+        if any(all(sum(1 for i in s if p[i] == o) <= slots and sum(1 for i in s if t[i] == o) <= slots
+                   for o in range(7)) for s in itertools.combinations(range(len(pairs)), k)):
+            best = k
+            break
+    assert recovery.backfill_slots(p, t, slots) == best
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: recovery.recovery_sources(1, 5), "osds"),
+    (lambda: recovery.pgs_at_once(10, 0, 3, 1), "pgs_on_failed"),
+    (lambda: recovery.pgs_at_once(10, 5, 3, 0), "max_backfills"),
+    (lambda: recovery.pgs_at_once(10, 5, 1, 1), "size"),
+    (lambda: recovery.reservation_time(-1, 10, 5, 1e6), "data_bytes"),
+    (lambda: recovery.pg_log_entries(0), "pgs_per_osd"),
+    (lambda: recovery.backfill_slots([0, 1], [2], 1), "primaries and targets"),
+    (lambda: recovery.backfill_slots([0], [-1], 1), "targets"),
+])
+def test_reservation_input_errors_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()

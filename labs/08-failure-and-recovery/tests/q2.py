@@ -7,8 +7,8 @@ test = {   'all_or_nothing': True,
                                                "it'\n",
                                        'hidden': False,
                                        'locked': False},
-                                   {   'code': ">>> assert q2_seconds >= q2_mib / 30, 'Recovery cannot beat the disks: q2_mib at 30 MiB/s is a lower bound. Mind that rec.concurrent_recoveries may "
-                                               "let fewer OSDs copy than survive, and the 0.1 s sleep'\n",
+                                   {   'code': ">>> assert q2_seconds >= q2_mib / 30, 'Recovery cannot beat the disks: q2_mib at 30 MiB/s is a lower bound. Mind that the reservations "
+                                               "(rec.concurrent_recoveries: a backfill reserves the OSD it fills) and the 0.1 s sleep'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
