@@ -21,7 +21,13 @@ if [ ! -d "$WORK/labs" ]; then
     say "first start: copying the labs to $WORK/labs (your work is kept there)"
     cp -r "$COURSE/labs" "$WORK/labs"
 fi
-if [ -e /dev/fuse ]; then
+if [ -s /etc/cephlab-not-packaged ]; then
+    # Debian does not build every package for every architecture (no ceph-fuse for arm64 in Debian 12)
+    say "not in this image (Debian does not package them for $(dpkg --print-architecture)): $(xargs < /etc/cephlab-not-packaged)"
+fi
+if ! command -v ceph-fuse > /dev/null; then
+    say "no ceph-fuse in this image: lab 09's CephFS mount cannot run; every other lab can"
+elif [ -e /dev/fuse ]; then
     say "/dev/fuse is present: lab 09's ceph-fuse mount can run"
 else
     say "no /dev/fuse: lab 09's CephFS mount cannot run; start the container with --device /dev/fuse --cap-add SYS_ADMIN"

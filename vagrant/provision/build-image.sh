@@ -9,12 +9,18 @@
 # when PyPI is unreachable too, from a wheel put in vagrant/provision/wheels/ beforehand with
 #   pip wheel --no-deps -w vagrant/provision/wheels remoto==1.2.1
 # The image's name goes to /var/lib/cephlab/offline-image.
+#   --base-only              the Debian base image alone (container/build.sh uses it for the lab image)
+#   --base-only --arch arm64 a base for another architecture, localhost/debian:bookworm-arm64, for
+#                            CEPHLAB_PLATFORM=linux/arm64 builds; debootstrap runs its second stage
+#                            under qemu-user (container/emulation.sh sets that up)
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 require_root
 
 REMOTO="remoto==1.2.1"
 BASE=localhost/debian:bookworm
+# --arch: empty is the host's own architecture, with the tag CI and the Ceph image use
+ARCH=""
 WORK="$CEPHLAB_STATE/image-build"
 
 first_mirror() {
@@ -32,13 +38,20 @@ base_image() {
     [ -n "$mirror" ] || die "no Debian mirror found in /etc/apt; set CEPHLAB_MIRROR"
     rm -rf "$WORK/rootfs"
     mkdir -p "$WORK/rootfs"
-    log "debootstrap from $mirror (about a minute)"
-    debootstrap --variant=minbase bookworm "$WORK/rootfs" "$mirror" > "$WORK/debootstrap.log" 2>&1 \
+    local arch_args=() import_args=()
+    if [ -n "$ARCH" ]; then
+        arch_args=(--arch="$ARCH")
+        # without --arch podman labels the image with the host's architecture, and a
+        # `podman build --platform linux/$ARCH` would not take it as its base
+        import_args=(--arch "$ARCH" --os linux)
+    fi
+    log "debootstrap ${arch_args[*]} from $mirror (about a minute; under emulation several)"
+    debootstrap --variant=minbase "${arch_args[@]}" bookworm "$WORK/rootfs" "$mirror" > "$WORK/debootstrap.log" 2>&1 \
         || die "debootstrap failed: see $WORK/debootstrap.log"
     # the node's own apt sources (updates, security): the image gets the Ceph packages the node has
     [ -f /etc/apt/sources.list ] && cp /etc/apt/sources.list "$WORK/rootfs/etc/apt/sources.list"
     cp -a /etc/apt/sources.list.d/. "$WORK/rootfs/etc/apt/sources.list.d/"
-    tar -C "$WORK/rootfs" -c . | podman import - "$BASE" > /dev/null
+    tar -C "$WORK/rootfs" -c . | podman import "${import_args[@]}" - "$BASE" > /dev/null
     rm -rf "$WORK/rootfs"
     log "imported $BASE"
 }
@@ -91,8 +104,28 @@ ceph_image() {
     log "built $image ($(podman image inspect --format '{{.Size}}' "$image" | awk '{printf "%.0f MB", $1 / 1e6}'))"
 }
 
+# --arch ARCH (with --base-only): a foreign base, set up emulation for it first
+foreign_arch() {
+    ARCH="$1"
+    [ "$ARCH" = "$(dpkg --print-architecture)" ] && { ARCH=""; return 0; }
+    BASE="localhost/debian:bookworm-$ARCH"
+    WORK="$WORK-$ARCH"
+    # shellcheck source=../../container/emulation.sh
+    source "$PROVISION_DIR/../../container/emulation.sh"
+    emu_ensure "linux/$ARCH"
+}
+
+base_only=0
+while [ "$#" -gt 0 ]; do
+    case "$1" in
+        --base-only) base_only=1 ;;
+        --arch) [ "$#" -ge 2 ] || die "--arch needs an architecture, e.g. --arch arm64"; foreign_arch "$2"; shift ;;
+        *) die "unknown option $1 (--base-only, --arch ARCH)" ;;
+    esac
+    shift
+done
+[ -n "$ARCH" ] && [ "$base_only" = 0 ] && die "--arch goes with --base-only (the Ceph image is the host's architecture)"
 apt_install podman
 base_image
-# --base-only: the Debian base alone (container/build.sh uses it for the lab image)
-[ "${1:-}" = --base-only ] && exit 0
+[ "$base_only" = 1 ] && exit 0
 ceph_image
