@@ -40,3 +40,11 @@ def _attacks(terminalreporter):
         times = sorted(t for _, t in rows)
         terminalreporter.write_line(f"{name} | {len(rows)} | {zero} | {highest} | "
                                     f"{times[len(times) // 2]:.1f}, {times[-1]:.1f}")
+    terminalreporter.write_line("lab | attacks | scoring 0 on what they attack | scores | "
+                                "seconds per submission (median)")
+    for lab in sorted({lab for lab, _ in ATTACKS}):
+        rows = [v for (lb, _), v in ATTACKS.items() if lb == lab]
+        times = sorted(t for _, t in rows)
+        scores = ", ".join(sorted({got for got, _ in rows}))
+        terminalreporter.write_line(f"{lab} | {len(rows)} | {sum(got.startswith('0/') for got, _ in rows)} | "
+                                    f"{scores} | {times[len(times) // 2]:.1f}")
