@@ -34,9 +34,6 @@ ZERO_IS_THE_WRONG_MODEL = {
 }
 # {lab: why its spread has fewer than MIN_RUNS runs}
 FEWER_RUNS = {
-    "03-disk-iops": "one of its 5 runs (2026-11-27) stopped at assert_agree while a second cluster ran the "
-                    "solutions on the same 2 cores: the CPU-ceiling row measured x0.44 (tolerance ±50 %); "
-                    "a failed run records no rows, so every row has 4",
     "11-containers-and-cephadm": "runs only on the cephadm container cluster; its spread has 3 runs "
                                  "(bench_spread.py --cephadm, 25 min per run with the cluster's start)",
 }
