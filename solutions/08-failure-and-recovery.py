@@ -214,7 +214,8 @@ model_table.round(2)
 #
 # ### Recovery time vs the failed OSD's data
 # Move the sliders: the curves are the 100-OSD cluster's recovery time with the throttles you
-# pick, and with Pacific's HDD defaults for reference.
+# pick, and with Pacific's HDD defaults for reference. With the sleep at 0.1 s, raise
+# `max_backfills` and watch the curve; then set the sleep to 0 and raise it again.
 
 # %% tags=["nbval-ignore-output"]
 TB = np.linspace(0.1, 16, 200)
@@ -228,8 +229,9 @@ recovery_plot = LivePlot(
     x=TB, xlabel="failed disk size (TB, 75 % full)", ylabel="recovery time (h)",
     curves={"your settings": lambda x, backfills, sleep, osds: hours(x, backfills, sleep, osds),
             "Pacific HDD defaults": lambda x, backfills, sleep, osds: hours(x, 1, 0.1, osds)},
-    controls={"backfills": W.IntSlider(value=1, min=1, max=16, description="max_backfills"),
-              "sleep": W.FloatSlider(value=0.1, min=0.0, max=0.2, step=0.01, description="sleep (s)"),
+    # the sleep first: while it binds, max_backfills alone moves no curve (the lesson of the table)
+    controls={"sleep": W.FloatSlider(value=0.1, min=0.0, max=0.2, step=0.01, description="sleep (s)"),
+              "backfills": W.IntSlider(value=1, min=1, max=16, description="max_backfills"),
               "osds": W.IntSlider(value=100, min=4, max=1000, step=4, description="OSDs")},
     readout=lambda backfills, sleep, osds: (
         f"8 TB disk: {hours(8, backfills, sleep, osds):.2f} h "
