@@ -175,15 +175,16 @@ def _params(low, high, expected_throughput, high_multiple, max_multiple):
         raise ValueError(f"high_multiple must be <= max_multiple (Ceph's set_params rejects "
                          f"it otherwise), got {hm:g} > {mm:g}")
     e, m = hm / expected, mm / expected
-    if high - low > 0:
-        s0 = e / (high - low)
-    else:
+    # A gap so narrow that its slope overflows a double (high - low ~ 1e-313) is taken as no gap:
+    # Ceph's own arithmetic would multiply 0 by inf there and sleep NaN seconds.
+    with np.errstate(over="ignore", divide="ignore"):
+        s0 = np.float64(e) / (high - low) if high - low > 0 else np.inf
+        s1 = np.float64(m - e) / (1 - high) if 1 - high > 0 else np.inf
+    if not np.isfinite(s0):
         low, s0 = high, 0.0
-    if 1 - high > 0:
-        s1 = (m - e) / (1 - high)
-    else:
+    if not np.isfinite(s1):
         high, s1 = 1.0, 0.0
-    return low, high, e, s0, s1
+    return low, high, e, float(s0), float(s1)
 
 
 # BlueStore's transaction throttles and their Pacific defaults (`ceph-conf -D`, Debian's

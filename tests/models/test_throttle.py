@@ -229,3 +229,11 @@ def test_bluestore_option_defaults_match_installed_ceph():
     live = dict(line.split(" = ", 1) for line in out.splitlines() if " = " in line)
     for name, value in BLUESTORE_THROTTLE_OPTIONS.items():
         assert float(live[name]) == value, name
+
+
+def test_a_gap_too_narrow_for_a_double_is_no_gap():
+    """Found by hypothesis in CI: high - low = 2.2e-313 made the ramp's slope inf and the delay
+    0 x inf = NaN at r = low. Such a gap is taken as high == low, as set_params does for 0."""
+    kw = dict(low=0.0, high=2.2250738585e-313, expected_throughput=1.0, high_multiple=1.0, max_multiple=1.0)
+    assert list(backoff_delay([0.0, 0.5], **kw)) == [0.0, 1.0]        # below the (merged) thresholds, then e
+    assert list(backoff_delay([0.0, 0.5], **{**kw, "high": 0.0})) == [1.0, 1.0]
