@@ -606,7 +606,8 @@ ax2.set_yscale("log")
 ax2.set_title("MAX AVAIL (ceph df)")
 plots.show(fig)
 
-# %%
+# %% tags=["nbval-ignore-output"]
+# the near-full row is a check or a reading depending on the run, so the verdict's counts vary
 capacity.assert_agree()
 
 # %% [markdown]
