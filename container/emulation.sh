@@ -62,9 +62,13 @@ emu_mount_binfmt() {
         || emu_die "could not mount binfmt_misc (a container without the host's permission?)"
 }
 
+# the packages, named once in the project's set-up lists
+EMU_PACKAGES="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/cephlab/packages-emulation.txt"
+
 emu_install() {
-    local p missing=()
-    for p in qemu-user-static binfmt-support; do
+    local p missing=() wanted=()
+    mapfile -t wanted < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$EMU_PACKAGES")
+    for p in "${wanted[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
     done
     [ "${#missing[@]}" -eq 0 ] && return 0
