@@ -187,7 +187,8 @@ def reservations(cluster, osds):
 
 class ReservationWatch(threading.Thread):
     """Samples reservations(cluster, osds) every `interval` s until stopped: samples [(t, {osd:
-    (local, remote)})]. peak() is the most PGs seen holding a local slot at once."""
+    (local, remote)})]. A PG holding a local slot may still wait for its remote ones, so how many
+    PGs copy at once is read from the PG states instead (tests/cluster/test_backfill_reservations.py)."""
 
     def __init__(self, cluster, osds, interval=0.2):
         super().__init__(daemon=True)
@@ -200,9 +201,6 @@ class ReservationWatch(threading.Thread):
         while not self._stop_event.is_set():
             self.samples.append((round(time.monotonic() - t0, 3), reservations(self.cluster, self.osds)))
             self._stop_event.wait(self.interval)
-
-    def peak(self):
-        return max((len({pg for local, _ in s.values() for pg in local}) for _, s in self.samples), default=0)
 
     def most_slots(self):
         """(most local, most remote) slots one OSD held in any sample."""
