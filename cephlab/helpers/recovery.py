@@ -187,8 +187,7 @@ def reservations(cluster, osds):
 
 class ReservationWatch(threading.Thread):
     """Samples reservations(cluster, osds) every `interval` s until stopped: samples [(t, {osd:
-    (local, remote)})]. A PG holding a local slot may still wait for its remote ones, so how many
-    PGs copy at once is read from the PG states instead (tests/cluster/test_backfill_reservations.py)."""
+    (local, remote)})]. copying() counts the PGs holding every slot they need."""
 
     def __init__(self, cluster, osds, interval=0.2):
         super().__init__(daemon=True)
@@ -201,6 +200,21 @@ class ReservationWatch(threading.Thread):
         while not self._stop_event.is_set():
             self.samples.append((round(time.monotonic() - t0, 3), reservations(self.cluster, self.osds)))
             self._stop_event.wait(self.interval)
+
+    def copying(self, remotes, pgs=None):
+        """The most PGs seen copying at once: holding a local slot and `remotes` remote slots (the
+        other replicas for recovery from the log, size - 1; the new OSD for a backfill, 1). One
+        sample asks every OSD within milliseconds, so the count is nearly instantaneous, unlike
+        the mgr's PG states, which reach it 1-2 s late and can show a finished PG still copying.
+        pgs: count only these PG ids (e.g. the backfilled ones, when others recover from the log)."""
+        def now(sample):
+            local = {pg for held, _ in sample.values() for pg in held if pgs is None or pg in pgs}
+            granted: dict[str, int] = {}
+            for _, held in sample.values():
+                for pg in held:
+                    granted[pg] = granted.get(pg, 0) + 1
+            return sum(1 for pg in local if granted.get(pg, 0) >= remotes)
+        return max((now(s) for _, s in self.samples), default=0)
 
     def most_slots(self):
         """(most local, most remote) slots one OSD held in any sample."""

@@ -11,9 +11,10 @@ states the mgr reports:
   floor(5 survivors x 1 slot / 2 replicas) = 2 (models.recovery.pgs_at_once, backfill=False);
 - backfill never runs more than the exact bound for the PGs that moved (models.recovery.
   backfill_slots on their primaries and targets), and more than log-based recovery's 2.
-"Copying" is Ceph's own PG state (recovering, backfilling: every slot granted), sampled every
-0.5 s from the mgr; a sample can miss a short burst, never invent one, so the upper bounds are
-strict and the lower one (backfill > 2) holds only because these PGs copy for seconds.
+"Copying" means holding every slot needed, read from the reservers themselves: the mgr's PG
+states arrive 1-2 s late and once showed a finished PG still recovering beside two new ones. A
+sample can miss a short burst, never invent one, so the upper bounds are strict and the lower one
+(backfill > 2) holds because these PGs copy for seconds.
 """
 import os
 
@@ -27,7 +28,7 @@ from models import recovery as rec
 pytestmark = pytest.mark.cluster
 
 NAME = f"pytest-{os.getpid()}-bf"
-OSDS, PG_NUM, OBJECTS = 6, 32, 1200      # 4 KiB objects: the sleep binds (10 objects/s per OSD)
+OSDS, PG_NUM, OBJECTS = 6, 64, 1200      # 4 KiB objects: the sleep binds (10 objects/s per OSD)
 HELD = PG_NUM * 3 // OSDS                # PGs on each OSD, on average
 
 
@@ -59,10 +60,10 @@ def fail(lab, pool, victim, slots):
     rh.restore(lab, victim)
     states = {part for _, counts in run["series"] for state in counts for part in state.split("+")}
     pairs = [(p, t) for p, targets in run["backfills"].values() for t in targets]
-    # PGs copying at once, in Ceph's own PG states: reservations all granted (the *_wait states
-    # hold some slots and wait for the rest)
-    copying = max(sum(n for state, n in counts.items() if {"recovering", "backfilling"} & set(state.split("+")))
-                  for _, counts in run["series"])
+    # PGs copying at once: every slot they need granted (a PG waiting for a remote slot already
+    # holds its local one); a backfill reserves its one new OSD, log recovery both other replicas
+    copying = (watch.copying(remotes=1, pgs=set(run["backfills"])) if run["backfills"]
+               else watch.copying(remotes=2))
     print(f"\nmax_backfills {slots}, osd.{victim} out: states {sorted(states)}; {len(run['backfills'])} PGs "
           f"backfilled; at most {copying} PGs copying at once; one OSD held at most {watch.most_slots()} "
           f"slots (local, remote); active -> clean {run['clean'] - run['active']:.1f} s")
