@@ -73,8 +73,14 @@ def expected_recovery_peers(osds, pgs_per_osd, size):
     osds = _check.integer("osds", osds, lo=2).astype(float)
     pgs = _check.non_negative("pgs_per_osd", pgs_per_osd)
     size = _check.integer("size", size, lo=2)
-    survivors = osds - 1
-    return _check.scalar(survivors * -np.expm1(pgs * (size - 1) * np.log1p(-1.0 / survivors)))
+    return _check.scalar(_distinct(osds - 1, pgs * (size - 1)))
+
+
+def _distinct(bins, balls):
+    """Expected bins hit by `balls` thrown uniformly into `bins`: bins x (1 - (1 - 1/bins)^balls);
+    1 for a single bin (where log1p(-1) is -inf)."""
+    with np.errstate(divide="ignore"):
+        return bins * -np.expm1(balls * np.log1p(-1.0 / bins))
 
 
 def sleep_limited_rate(recovery_sleep, object_size=OBJECT_SIZE, max_single_start=OSD_RECOVERY_MAX_SINGLE_START):
@@ -190,11 +196,7 @@ def recovery_sources(osds, pgs_on_failed):
     (balls into bins; CRUSH spreads PGs pseudo-randomly).
     """
     survivors = _check.integer("osds", osds, lo=2).astype(float) - 1
-    pgs = _check.in_range("pgs_on_failed", pgs_on_failed, 1.0)
-    # one survivor is the primary of every PG: (1 - 1/S)^P is 0 there, log1p(-1) is not finite
-    with np.errstate(divide="ignore"):
-        missed = np.exp(pgs * np.log1p(-1.0 / survivors))
-    return _check.scalar(survivors * (1.0 - missed))
+    return _check.scalar(_distinct(survivors, _check.in_range("pgs_on_failed", pgs_on_failed, 1.0)))
 
 
 def pgs_at_once(osds, pgs_on_failed, size=3, max_backfills=OSD_MAX_BACKFILLS, backfill=True):
@@ -298,13 +300,10 @@ def _max_flow(edges, slots):
         cap[u, v] += c
     for p, t in edges:
         link("source", ("p", p), 0)
+        cap["source", ("p", p)] = slots          # its local reserver, however many PGs it leads
         link(("t", t), "sink", 0)
-        link(("p", p), ("t", t), 1)
-    for node in list(adj):
-        if node != "source" and node[0] == "p":
-            cap["source", node] = slots
-        elif node != "sink" and node != "source" and node[0] == "t":
-            cap[node, "sink"] = slots
+        cap[("t", t), "sink"] = slots            # its remote reserver
+        link(("p", p), ("t", t), 1)              # one per PG (two PGs may share both OSDs)
 
     def push(u, seen):
         if u == "sink":
