@@ -33,10 +33,7 @@ ZERO_IS_THE_WRONG_MODEL = {
         "placement puts some across",
 }
 # {lab: why its spread has fewer than MIN_RUNS runs}
-FEWER_RUNS = {
-    "11-containers-and-cephadm": "runs only on the cephadm container cluster; its spread has 3 runs "
-                                 "(bench_spread.py --cephadm, 25 min per run with the cluster's start)",
-}
+FEWER_RUNS: dict[str, str] = {}
 
 
 def row_problems(row: dict, zero_allowed: bool = False) -> list[str]:
