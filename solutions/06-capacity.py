@@ -658,8 +658,17 @@ run.check("my_avail_per_mib", my_avail_per_mib, "avail_per_mib",
 #   your objects: more, and MAX AVAIL falls faster; less, and it can fall slower (your objects'
 #   table above sets the CRUSH placement's prediction beside `ceph df`). More objects bring the
 #   spread closer to the pool's PG counts, not to the weights: only more PGs do that (lab 02).
-# - **Not modelled:** growth over time, deletes (space returns only after BlueStore frees it),
-#   compression, and the per-pool quotas that can stop writes before any ratio does.
+# - **Deletes are not instant.** A deleted pool leaves the maps at once, but each OSD removes its
+#   PGs' objects in the background, and the space returns only as BlueStore frees it. Under
+#   Pacific's default scheduler (wpq), with this cluster's deletion sleep of 0, that takes
+#   seconds. Under mClock, the default from Quincy on, PG deletion is a best-effort background
+#   class and the deletion sleeps are ignored, so a pool of many small objects (an earlier lab's
+#   `rados bench`) can take minutes. Had this lab written while an earlier lab's pools were still
+#   going, the OSDs' data would have shrunk under the measurement and the data row would have
+#   read short of the model. So the lab's first cell waits until no OSD is still removing PGs
+#   (the counter `numpg_removing` in `ceph tell osd.N perf dump`).
+# - **Not modelled:** growth over time, compression, and the per-pool quotas that can stop writes
+#   before any ratio does.
 
 # %% tags=["nbval-ignore-output"]
 from cephlab.helpers import conclusions

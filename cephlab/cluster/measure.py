@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -20,6 +21,7 @@ from cephlab.cluster import full
 from cephlab.cluster.base import ClusterCore
 from cephlab.core import proc, run
 from cephlab.core.errors import ClusterError, json_or_raise, parsing, unexpected_output
+from cephlab.core.poll import poll_until
 
 MIB = 1024 * 1024
 BENCH_OBJECTS = ("benchmark_data", "benchmark_last_metadata")    # what rados bench writes
@@ -221,6 +223,42 @@ class Measuring(ClusterCore):
     def perf_dump(self, osd_id: int) -> dict[str, dict[str, Any]]:
         """`ceph tell osd.N perf dump`: {section: {counter: value}}."""
         return self.client.send({"prefix": "perf dump"}, ("osd", osd_id))
+
+    def pgs_being_deleted(self) -> dict[int, int]:
+        """{osd id: PGs of deleted pools it is still removing} for each OSD that is up (perf counter
+        osd.numpg_removing). A deleted pool leaves the maps at once, but each OSD removes its PGs'
+        objects in the background, freeing space and writing to RocksDB as it goes. Under mClock
+        (the default from Quincy) that is a best-effort class: measured on 18.2.7 here, the 15,835
+        4 KiB objects rados bench had left took 104 s, about 120 objects/s per OSD."""
+        up = [o["osd"] for o in self.ceph("osd", "dump")["osds"] if o["up"]]
+        removing = {}
+        for osd in up:
+            try:
+                removing[osd] = int(self.perf_dump(osd).get("osd", {}).get("numpg_removing", 0))
+            except ClusterError:
+                continue                    # it went down between the map and the question
+        return removing
+
+    def wait_for_pg_deletion(self, timeout: float = 600, progress: bool = True) -> float:
+        """Wait until no OSD is still removing PGs of deleted pools (pgs_being_deleted), so that
+        what comes next measures the lab's own work, not an earlier lab's clean-up; the seconds
+        waited. Progress on stderr while it waits (progress=False silences it)."""
+        t0, shown = time.monotonic(), [0.0]
+
+        def done() -> bool:
+            return not any(self.pgs_being_deleted().values())
+
+        def show(elapsed: float, _: object) -> None:
+            if progress and elapsed - shown[0] >= 5:
+                busy = {o: n for o, n in self.pgs_being_deleted().items() if n}
+                print(f"[{elapsed:5.1f} s] the OSDs are still deleting the PGs of pools removed "
+                      f"earlier: {', '.join(f'osd.{o} {n}' for o, n in sorted(busy.items()))}",
+                      file=sys.stderr, flush=True)
+                shown[0] = elapsed
+        poll_until(done, timeout, "the OSDs finishing the deletion of removed pools' PGs", interval=1,
+                   progress=show, hint="see `ceph tell osd.N perf dump osd` (numpg_removing); a slow "
+                                       "disk or a large pool takes longer: wait, or raise timeout")
+        return time.monotonic() - t0
 
     def _proc(self, kind: str | None, field_name: str) -> dict[str, int]:
         out = {}

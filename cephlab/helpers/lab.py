@@ -67,6 +67,7 @@ class LabSession:
         self._require_osds(min_osds)
         self._say_what_this_release_changes(lab_id)
         self._remove_leftovers()
+        self.cluster.wait_for_pg_deletion()     # an earlier lab's deleted pools must not share the disk
         self.resources = Resources(self.cluster)
         self.tuning = self.cluster.tuning().__enter__()
         self.stopped = set()
