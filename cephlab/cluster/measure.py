@@ -244,13 +244,15 @@ class Measuring(ClusterCore):
         what comes next measures the lab's own work, not an earlier lab's clean-up; the seconds
         waited. Progress on stderr while it waits (progress=False silences it)."""
         t0, shown = time.monotonic(), [0.0]
+        last: list[dict[int, int]] = [{}]
 
         def done() -> bool:
-            return not any(self.pgs_being_deleted().values())
+            last[0] = self.pgs_being_deleted()
+            return not any(last[0].values())
 
         def show(elapsed: float, _: object) -> None:
             if progress and elapsed - shown[0] >= 5:
-                busy = {o: n for o, n in self.pgs_being_deleted().items() if n}
+                busy = {o: n for o, n in last[0].items() if n}
                 print(f"[{elapsed:5.1f} s] the OSDs are still deleting the PGs of pools removed "
                       f"earlier: {', '.join(f'osd.{o} {n}' for o, n in sorted(busy.items()))}",
                       file=sys.stderr, flush=True)
