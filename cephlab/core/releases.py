@@ -130,9 +130,9 @@ def lab_differences(release: Release, major: int | None = None) -> list[tuple[st
         out.append(("08 failure and recovery",
                     "mClock is the default scheduler: it ignores the recovery sleep the lab's model "
                     "charges and resets osd_max_backfills unless "
-                    f"{release.mclock_override}=true, so the measured recovery (about 0 s) fails the "
-                    "model. For the behaviour the lab teaches: `ceph config set osd osd_op_queue wpq`, "
-                    "then `cephlab down --keep` and `cephlab up`"))
+                    f"{release.mclock_override}=true, so the lab restarts its OSDs under wpq for its "
+                    "measurements and back under mClock in its clean-up cell; recovery under mClock "
+                    "itself is described, not yet measured"))
     if not release.rbd_fuse_takes_options:
         out.append(("10 PostgreSQL on RBD", "Debian's rbd-fuse crashes when given any option, so the "
                                             "lab's image lives in the pool named rbd (rbd-fuse's "

@@ -73,6 +73,7 @@ class LabSession:
         self.stopped = set()
         self.added_osds = []
         self.full_ratios_before = None
+        self.restarted_osds = False         # run_osds_under restarted them: cleanup() does again
 
     def _say_what_this_release_changes(self, lab_id):
         """Print, first thing, what this lab does differently on the cluster's Ceph release
@@ -156,7 +157,8 @@ class LabSession:
         self.journal.parent.mkdir(exist_ok=True)
         state = {"config": [[who, opt, old] for (who, opt), old in self.tuning.before.items()],
                  "full_ratios": self.full_ratios_before, "added_osds": self.added_osds,
-                 "stopped": sorted(self.stopped), "pid": os.getpid()}
+                 "stopped": sorted(self.stopped), "restarted_osds": self.restarted_osds,
+                 "pid": os.getpid()}
         tmp = self.journal.with_name(f".{self.journal.name}.{os.getpid()}.tmp")
         tmp.write_text(json.dumps(state))
         tmp.replace(self.journal)               # whole: other labs read it at any time
@@ -185,6 +187,8 @@ class LabSession:
         if state["full_ratios"]:
             self._apply_full_ratios(state["full_ratios"])
         self.cluster.restore_config([((who, option), old) for who, option, old in state["config"]])
+        if state.get("restarted_osds"):     # they still run the scheduler the dead run chose
+            restart_osds(self.cluster)
         for osd_id in reversed(state["added_osds"]):
             if osd_id in self.cluster.ceph("osd", "ls"):
                 self.cluster.remove_osd(osd_id)
@@ -233,6 +237,21 @@ class LabSession:
         self.cluster.start_osd(osd_id)
         self.stopped.discard(osd_id)
         self._save_journal()
+
+    def run_osds_under(self, op_queue):
+        """Run the OSDs under the op scheduler `op_queue` ("wpq", "mclock_scheduler") for this lab.
+        An OSD reads osd_op_queue only when it starts, so each is restarted, one at a time, when
+        they run another; cleanup() (or, after a crash, the next lab) sets the option back and
+        restarts them again. Returns the scheduler they ran before."""
+        before = self.cluster.config_show("osd.0")["osd_op_queue"]
+        if before != op_queue:
+            self.config_set("osd", "osd_op_queue", op_queue)
+            self.restarted_osds = True
+            self._save_journal()
+            restart_osds(self.cluster)
+            log.info(f"the OSDs run {op_queue} for this lab (this cluster's default: {before}); "
+                     "the clean-up cell restores it")
+        return before
 
     def add_osd(self):
         """One more OSD, as `cephlab` makes them; cleanup() removes it again."""
@@ -300,6 +319,9 @@ class LabSession:
             self._wait_fill_warnings_gone()
         reverted = [f"{who} {opt}" for who, opt in self.tuning.before]
         self.tuning.__exit__(None, None, None)
+        if self.restarted_osds:             # back to the scheduler the OSDs ran before the lab
+            restart_osds(self.cluster)
+            self.restarted_osds = False
         deleted = [item[-1] for item in self.resources.created]
         self.resources.__exit__(None, None, None)
         for osd_id in reversed(self.added_osds):
@@ -321,6 +343,17 @@ class LabSession:
         lease = _LEASES.pop(self._lease, None)
         if lease is not None:
             lease.release(discard=True)     # the lab may now be opened in another notebook
+
+
+def restart_osds(cluster):
+    """Stop and start every OSD that is up, one at a time (the others keep each PG's copies
+    serving), then wait until every PG is active+clean again."""
+    up = [o["osd"] for o in cluster.ceph("osd", "dump")["osds"] if o["up"]]
+    for osd_id in up:
+        cluster.stop_osd(osd_id)
+        cluster.start_osd(osd_id)
+    cluster.wait_for_clean(progress=False)
+    log.info(f"restarted {len(up)} OSD(s)")
 
 
 def wait_for_df(cluster, pool, objects, timeout=60, settle=2.0):

@@ -70,3 +70,20 @@ def test_another_lab_undoes_an_abandoned_run_but_not_an_open_one(lab_cluster):
     still_open.cleanup()
     other.cleanup()
     assert _db_value(lab_cluster) == before
+
+
+def test_run_osds_under_restarts_them_and_cleanup_restores_the_scheduler(lab_cluster):
+    def running():
+        return {lab_cluster.config_show(f"osd.{o}")["osd_op_queue"] for o in lab_cluster.ceph("osd", "ls")}
+    default = running()
+    assert len(default) == 1
+    other = "wpq" if default != {"wpq"} else "mclock_scheduler"
+    lab = LabSession("95", cluster=lab_cluster)
+    assert lab.run_osds_under(other) == next(iter(default))
+    assert running() == {other}, "an OSD still runs the scheduler it started with"
+    assert json.loads(lab.journal.read_text())["restarted_osds"], "a crash now would leave them on it"
+    assert lab.run_osds_under(other) == other          # already: no second round of restarts
+    lab.cleanup()
+    assert running() == default
+    assert lab_cluster.config_db("osd", "osd_op_queue") is None
+    assert set(lab_cluster.pg_states()) <= {"active+clean"}
