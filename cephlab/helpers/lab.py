@@ -346,13 +346,13 @@ class LabSession:
 
 
 def restart_osds(cluster):
-    """Stop and start every OSD that is up, one at a time (the others keep each PG's copies
-    serving), then wait until every PG is active+clean again."""
+    """Stop and start every OSD that is up, one at a time, each once the last one's PGs are
+    active+clean again: never two copies of a PG away at once."""
     up = [o["osd"] for o in cluster.ceph("osd", "dump")["osds"] if o["up"]]
     for osd_id in up:
         cluster.stop_osd(osd_id)
         cluster.start_osd(osd_id)
-    cluster.wait_for_clean(progress=False)
+        cluster.wait_for_clean(progress=False)
     log.info(f"restarted {len(up)} OSD(s)")
 
 
