@@ -592,8 +592,9 @@ model_nd = bs_model(4 * KIB, prefer_deferred_size=0)
 copy_model = bs_model(4 * KIB).parts["deferred_data"] - model_nd.parts["deferred_data"]
 copy_gone = bs_runs[4 * KIB].component_waf()["deferred_data"] - bs_nodefer.component_waf()["deferred_data"]
 cmp.add("BlueStore 4 KiB: deferred copy removed by prefer_deferred 0", model=copy_model,
-        measured=copy_gone, rel_tol=0.1,
-        why="the deferred run's last writes may still be queued when its window closes",
+        measured=copy_gone, rel_tol=0.1, below=0.1,
+        why="below: the deferred run's last writes may still be queued when its window closes, "
+            "so less is seen removed (5 runs x0.94-0.97; a CI run on a slower machine x0.90)",
         control=("the WAL's copy of the data goes too (a double write removed)", 2 * copy_model))
 for w, fs_r in fs_runs.items():
     journal = waf.filestore_waf(w).parts["ceph_journal"]
