@@ -255,6 +255,10 @@ class Cluster(Pools, Tuning, Measuring, Faults, Fullness):
         """One dict per OSD (id, kb, kb_used, utilization, pgs, ...) from `ceph osd df`."""
         return self.client.mgr("osd df")["nodes"]
 
+    def up_osds(self) -> list[int]:
+        """The ids of the OSDs the OSD map has up, from `ceph osd dump`."""
+        return [o["osd"] for o in self.ceph("osd", "dump")["osds"] if o["up"]]
+
     def osd_rotational(self, osd: int) -> bool:
         """Whether an OSD's data device is rotational, as the OSD itself decided (`ceph osd
         metadata`): BlueStore picks its _hdd or _ssd defaults (throttle cost per I/O, deferred

@@ -230,9 +230,8 @@ class Measuring(ClusterCore):
         objects in the background, freeing space and writing to RocksDB as it goes. Under mClock
         (the default from Quincy) that is a best-effort class: measured on 18.2.7 here, the 15,835
         4 KiB objects rados bench had left took 104 s, about 120 objects/s per OSD."""
-        up = [o["osd"] for o in self.ceph("osd", "dump")["osds"] if o["up"]]
         removing = {}
-        for osd in up:
+        for osd in self.up_osds():
             try:
                 removing[osd] = int(self.perf_dump(osd).get("osd", {}).get("numpg_removing", 0))
             except ClusterError:

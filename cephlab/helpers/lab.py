@@ -348,7 +348,7 @@ class LabSession:
 def restart_osds(cluster):
     """Stop and start every OSD that is up, one at a time, each once the last one's PGs are
     active+clean again: never two copies of a PG away at once."""
-    up = [o["osd"] for o in cluster.ceph("osd", "dump")["osds"] if o["up"]]
+    up = cluster.up_osds()
     for osd_id in up:
         cluster.stop_osd(osd_id)
         cluster.start_osd(osd_id)

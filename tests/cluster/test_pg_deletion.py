@@ -11,7 +11,7 @@ pytestmark = pytest.mark.cluster
 
 def test_every_osd_reports_the_counter_the_wait_reads(lab_cluster):
     # A renamed counter would make every wait return at once: ask for it by name.
-    up = [o["osd"] for o in lab_cluster.ceph("osd", "dump")["osds"] if o["up"]]
+    up = lab_cluster.up_osds()
     assert up
     for osd in up:
         assert "numpg_removing" in lab_cluster.perf_dump(osd)["osd"], f"osd.{osd} has no osd.numpg_removing"
