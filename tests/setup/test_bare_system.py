@@ -13,6 +13,11 @@ and mount namespace, so that whatever the lab leaves behind ends with the namesp
 checks run inside it first, so they prove `cephlab down` cleaned up, not the namespace. The work
 folder is removed afterwards, also when the test fails.
 
+The suites run side by side, each in a thread of its own (the fixture bare_runs): debootstrap, apt
+and pip wait mostly on the network. Only the phase from `cephlab up` to `cephlab down` takes a lock
+(/var/cache/cephlab-bare/labs.lock), so the roots' clusters run one at a time and a lab never
+measures beside another root's cluster (the other roots may still be installing).
+
 The root gets /usr/sbin/policy-rc.d answering "no" (what Debian's container images ship): a
 chroot has no systemd, and sid's ceph-mon postinst fails when it tries to restart its service.
 
@@ -35,7 +40,9 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -134,13 +141,14 @@ def _interrupt(signum, _frame):
 
 
 class Phases:
-    def __init__(self):
+    def __init__(self, suite: str):
+        self.suite = suite
         self.times: list[dict] = []
         self.t0 = time.monotonic()
 
     def add(self, name, seconds, rc):
         self.times.append({"phase": name, "s": round(float(seconds), 1), "exit": int(rc)})
-        print(f"[bare {time.monotonic() - self.t0:7.1f} s] phase {name}: {float(seconds):.1f} s"
+        print(f"[bare {self.suite} {time.monotonic() - self.t0:7.1f} s] phase {name}: {float(seconds):.1f} s"
               f"{'' if int(rc) == 0 else f' FAILED (exit {int(rc)})'}", flush=True)
 
     def table(self):
@@ -148,12 +156,44 @@ class Phases:
                          for p in self.times)
 
 
+_children: set[subprocess.Popen] = set()     # the running namespaces of every suite's thread
+_children_lock = threading.Lock()
+
+
+def _killpg(proc: subprocess.Popen):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:   # it ended meanwhile
+        pass
+
+
+def _kill_children():
+    """End every running root's namespace (its PID 1 takes the rest with it)."""
+    with _children_lock:
+        for proc in _children:
+            _killpg(proc)
+
+
 def _stream(args, phases: Phases, log, env=None, timeout=None, result=None):
-    """Run args, echo and log every line, collect @@phase and @@leftover markers (and the commit
-    the root cloned into result["cloned"]: HEAD may move on while the test runs)."""
+    """Run args, echo (with the suite's name) and log every line, collect @@phase and @@leftover
+    markers (and the commit the root cloned into result["cloned"]: HEAD may move on while the
+    test runs). After timeout seconds the process group is killed."""
     leftovers, tail = [], []
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             errors="replace", env=env, start_new_session=True)
+    with _children_lock:
+        _children.add(proc)
+    timed_out = threading.Event()
+
+    def kill_on_timeout():
+        timed_out.set()
+        _killpg(proc)
+    timer = threading.Timer(timeout, kill_on_timeout) if timeout else None
+    if timer:
+        timer.start()
+
+    def echo(text):
+        print(f"[{phases.suite}] {text}", end="", flush=True)
     try:
         for line in proc.stdout:
             log.write(line)
@@ -163,22 +203,28 @@ def _stream(args, phases: Phases, log, env=None, timeout=None, result=None):
                 phases.add(name, secs, rc)
             elif line.startswith("@@leftover "):
                 leftovers.append(line[len("@@leftover "):].strip())
-                print(line, end="", flush=True)
+                echo(line)
             elif m := SETUP_STEP.search(line):   # bootstrap.sh's own "... ready in N s"
                 phases.add(f"make setup: {m[1]}", m[2], 0)
             elif line.startswith("ceph version ") and result is not None:
                 result["ceph"] = line.strip()
-                print(line, end="", flush=True)
+                echo(line)
             elif line.startswith("cloned ") and result is not None:
                 result["cloned"] = line[len("cloned "):].strip()
-                print(line, end="", flush=True)
+                echo(line)
             elif line.startswith("[bare]") or "[cephlab]" in line:
-                print(line, end="", flush=True)
-        rc = proc.wait(timeout=timeout)
+                echo(line)
+        rc = proc.wait()
     finally:
-        if proc.poll() is None:   # pytest-timeout or an error here: end the namespace with it
-            os.killpg(proc.pid, 9)
+        if timer:
+            timer.cancel()
+        if proc.poll() is None:   # an error here: end the namespace with it
+            _killpg(proc)
             proc.wait()
+        with _children_lock:
+            _children.discard(proc)
+    if timed_out.is_set():
+        tail.append(f"\n(killed after the {timeout} s timeout)\n")
     return rc, leftovers, "".join(tail)
 
 
@@ -193,11 +239,49 @@ def lab_folders(spec: str) -> str:
     return " ".join(chosen)
 
 
-@pytest.mark.baresystem
-@pytest.mark.timeout(2400)
-@pytest.mark.parametrize("suite", SUITES)
-def test_readme_setup_on_bare_debian_runs_the_labs_and_down_leaves_nothing(suite):
+def _selected_suites(session) -> list[str]:
+    """The suites whose test this session runs (-k trixie selects one)."""
+    name = test_readme_setup_on_bare_debian_runs_the_labs_and_down_leaves_nothing.__name__
+    return [item.callspec.params["suite"] for item in session.items
+            if item.originalname == name and hasattr(item, "callspec")]
+
+
+@pytest.fixture(scope="module")
+def bare_runs(request):
+    """{suite: future of run_suite(suite)}: every selected suite starts at once, in a thread of
+    its own. Their debootstrap, apt and pip phases wait mostly on the network and overlap; the
+    phase that runs a cluster and its labs takes a lock (bare_inside.sh), so the roots' clusters
+    run one after another and never measure beside each other. A CI job cancelled with SIGTERM
+    still cleans up: the signal unwinds this fixture, which ends every root's namespace; each
+    run then removes its own work folder."""
     _skip_unless_possible()
+    suites = _selected_suites(request.session)
+    _sweep_stale_work_folders()
+    for suite in suites:
+        for sub in (f"debootstrap-{suite}", f"apt-{suite}/partial"):
+            (CACHE / sub).mkdir(parents=True, exist_ok=True)
+    (CACHE / "pip").mkdir(parents=True, exist_ok=True)
+    sigterm = signal.signal(signal.SIGTERM, _interrupt)
+    pool = ThreadPoolExecutor(max_workers=max(1, len(suites)), thread_name_prefix="bare")
+    try:
+        yield {suite: pool.submit(run_suite, suite) for suite in suites}
+    finally:
+        _kill_children()
+        pool.shutdown(wait=True)
+        signal.signal(signal.SIGTERM, sigterm)
+
+
+@pytest.mark.baresystem
+@pytest.mark.timeout(3600)
+@pytest.mark.parametrize("suite", SUITES)
+def test_readme_setup_on_bare_debian_runs_the_labs_and_down_leaves_nothing(suite, bare_runs):
+    result = bare_runs[suite].result()
+    assert result["result"] == "passed"
+
+
+def run_suite(suite: str) -> dict:
+    """One suite's run from debootstrap to the leftover checks (raises AssertionError on a
+    failure); the work folder is removed whatever happens."""
     ARTIFACTS = ARTIFACTS_ALL / suite
     labs = lab_folders(os.environ.get("CEPHLAB_BARE_LABS", DEFAULT_LABS.get(suite, DEFAULT_LABS_OTHER)))
     by_hand, clone = readme_lines()
@@ -210,19 +294,14 @@ def test_readme_setup_on_bare_debian_runs_the_labs_and_down_leaves_nothing(suite
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                           text=True).stdout.strip()
 
-    _sweep_stale_work_folders()
-    for sub in (f"debootstrap-{suite}", f"apt-{suite}/partial", "pip"):
-        (CACHE / sub).mkdir(parents=True, exist_ok=True)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for old in ARTIFACTS.glob("*"):
         old.unlink()
     work = Path(tempfile.mkdtemp(prefix=WORK_PREFIX, dir="/var/tmp"))
     rootfs = work / "root"
-    phases = Phases()
+    phases = Phases(suite)
     result = {"suite": suite, "head_at_start": head, "by_hand": by_hand_as_root, "clone": clone,
               "labs": labs}
-    # A CI job cancelled with SIGTERM still cleans up: the signal unwinds through the finally.
-    sigterm = signal.signal(signal.SIGTERM, _interrupt)
     try:
         with open(ARTIFACTS / "log.txt", "w") as log:
             # debootstrap in a mount namespace of its own: the /proc and /sys it mounts in the
@@ -233,7 +312,7 @@ def test_readme_setup_on_bare_debian_runs_the_labs_and_down_leaves_nothing(suite
                                    f"--cache-dir={CACHE / f'debootstrap-{suite}'}",
                                    suite, str(rootfs), MIRROR], phases, log, timeout=900)
             phases.add("debootstrap", time.monotonic() - t, rc)
-            assert rc == 0, f"debootstrap failed:\n{tail[-4000:]}"
+            assert rc == 0, f"{suite}: debootstrap failed:\n{tail[-4000:]}"
 
             (rootfs / "etc/apt/sources.list").unlink(missing_ok=True)
             (rootfs / "etc/apt/sources.list.d/debian.sources").write_text(sources(suite))
@@ -249,19 +328,21 @@ def test_readme_setup_on_bare_debian_runs_the_labs_and_down_leaves_nothing(suite
                    "BARE_ROOT": str(rootfs), "BARE_CACHE": str(CACHE), "BARE_APT": f"apt-{suite}",
                    "BARE_LABS": labs, "BARE_ORIGIN": str(origin),
                    "BARE_OUT": str(ARTIFACTS), "BARE_BY_HAND": by_hand_as_root, "BARE_CLONE": clone}
+            # the timeout covers waiting for the other roots' labs (the lock in bare_inside.sh)
             rc, leftovers, tail = _stream(
                 ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--mount",
                  "--propagation", "private", "bash", str(HERE / "bare_inside.sh")],
-                phases, log, env=env, timeout=2100, result=result)
+                phases, log, env=env, timeout=3000, result=result)
         result["leftovers"] = leftovers
         failed = [p["phase"] for p in phases.times if p["exit"] != 0]
         want = next(r for r in releases.TABLE.values() if r.debian == suite)
         assert "ceph" in result and ceph_version.parse_version(result["ceph"])[0] == want.major, (
             f"{suite} should bring Ceph {want.name}, the root has {result.get('ceph', 'no ceph')}")
         assert rc == 0 and not failed and not leftovers, (
-            f"bare-system run failed (phases: {failed or 'none'}; leftovers: {leftovers or 'none'}):\n"
+            f"{suite}: bare-system run failed (phases: {failed or 'none'}; leftovers: {leftovers or 'none'}):\n"
             f"{phases.table()}\n--- last lines (whole log: {ARTIFACTS / 'log.txt'}):\n{tail[-8000:]}")
         result["result"] = "passed"
+        return result
     finally:
         t, removed = time.monotonic(), False
         try:
@@ -272,5 +353,4 @@ def test_readme_setup_on_bare_debian_runs_the_labs_and_down_leaves_nothing(suite
             result.setdefault("result", "failed")
             result["phases"] = phases.times
             (ARTIFACTS / "times.json").write_text(json.dumps(result, indent=1))
-            print(f"bare system phases ({result['result']}):\n{phases.table()}", flush=True)
-            signal.signal(signal.SIGTERM, sigterm)
+            print(f"{suite}: bare system phases ({result['result']}):\n{phases.table()}", flush=True)
