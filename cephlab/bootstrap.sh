@@ -140,7 +140,7 @@ run_tests() {
 # The fast loop: lint, types and the tests that need no cluster, tool or browser. Only the .venv is
 # needed, so a contributor can run it before `make setup` has installed Ceph. mypy and pytest run
 # side by side (2 cores); each part's time is printed so a slow part shows up where it grew.
-PURE_TESTS=(tests/unit tests/models)
+PURE_TESTS=(tests/unit tests/models)     # = CHECKED_FOLDERS in tests/conftest.py
 run_check() {
     timed "Python environment" ensure_venv
     cd "$ROOT"

@@ -2,6 +2,7 @@
 first use and shared with the solution notebooks (see tests/notebook_plugin.py for its name, size
 and life cycle). `otter_assigned`: one `otter assign` of every solution for the session, shared
 by the grading tests and the student-version check (each assign takes ~10 s)."""
+import os
 from pathlib import Path
 
 import pytest
@@ -42,3 +43,24 @@ def assigned_folder(otter_assigned, lab):
 def assigned_zip(otter_assigned, lab):
     """The lab's autograder zip from otter_assigned (its error raised)."""
     return sorted((assigned_folder(otter_assigned, lab) / "autograder").glob("*.zip"))[-1]
+
+
+# What `make check` runs (cephlab/bootstrap.sh: ruff and mypy directly, then the pure tests of
+# these folders less the oracle tests). .ci/run sets CEPHLAB_CHECK_PASSED=1 for the `make test`
+# that follows a passing `make check`, so those tests do not run twice in one CI job.
+CHECKED_FOLDERS = ("tests/unit", "tests/models")
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("CEPHLAB_CHECK_PASSED") != "1":
+        return
+    root = Path(config.rootpath)
+    folders = [root / f for f in CHECKED_FOLDERS]
+    done = [i for i in items if any(i.path.is_relative_to(f) for f in folders)
+            and i.get_closest_marker("oracle") is None]
+    if done:
+        config.hook.pytest_deselected(items=done)
+        skip = set(done)
+        items[:] = [i for i in items if i not in skip]
+        print(f"\n[ci] {len(done)} tests of {', '.join(CHECKED_FOLDERS)} deselected: `make check` "
+              "passed them (and ran ruff and mypy) in this CI job")
