@@ -11,7 +11,8 @@
 # left nothing: no process, no mount under the root, no loop device over a file in the root.
 #
 # Environment: BARE_ROOT, BARE_CACHE (persistent caches: pip/ and the suite's apt folder
-# $BARE_APT), BARE_LABS (labs/ folder names), BARE_ORIGIN, BARE_OUT
+# $BARE_APT), BARE_LABS (labs/ folder names), BARE_NOTEBOOKS (student, the default, or solutions:
+# the executed reference notebooks with their answers, as an instructor runs them), BARE_ORIGIN, BARE_OUT
 # (host folder for logs and executed notebooks), BARE_BY_HAND and BARE_CLONE (the README's lines).
 # Prints "@@phase NAME SECONDS EXIT" after each phase and "@@leftover WHAT" for each leftover.
 set -uo pipefail
@@ -57,8 +58,10 @@ mount --bind "$BARE_CACHE/pip" "$R/root/.cache/pip" || exit 1
 mount --bind "$BARE_ORIGIN" "$R/mnt/origin.git" && mount -o remount,bind,ro "$R/mnt/origin.git" || exit 1
 OURS_RE="^$R/(dev|proc|sys|var/cache/apt/archives|root/\.cache/pip|mnt/origin\.git)(/|$)"
 
-run_lab() {   # run_lab NN-name: the student notebook, top to bottom, in the root's .venv
-    in_root "cd $REPO && .venv/bin/python /root/run_notebook.py labs/$1/$1.ipynb /root/$1.executed.ipynb"
+run_lab() {   # run_lab NN-name: the lab's student notebook (or solution), top to bottom, in the root's .venv
+    local nb="labs/$1/$1.ipynb"
+    [ "${BARE_NOTEBOOKS:-student}" = solutions ] && nb="solutions/$1.ipynb"
+    in_root "cd $REPO && .venv/bin/python /root/run_notebook.py $nb /root/$1.executed.ipynb"
 }
 
 cp "$(dirname "$0")/run_notebook.py" "$R/root/run_notebook.py"

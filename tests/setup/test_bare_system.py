@@ -26,7 +26,9 @@ after each install), per suite, and pip's cache live in /var/cache/cephlab-bare/
 the root. Phase times are printed (pytest -s) and kept in test-artifacts/bare-system/SUITE/
 times.json with the Ceph version, the executed notebooks and the full log.
 CEPHLAB_BARE_REVISION=<commit> runs an older commit's set-up; CEPHLAB_BARE_LABS="01 02 ..." runs
-other student labs (all: every lab), e.g. to write a release's row of the README's table.
+other labs (all: every lab), and CEPHLAB_BARE_NOTEBOOKS=solutions their solutions instead of the
+student versions, e.g. to write a release's row of the README's table (each executed notebook is
+kept in test-artifacts/bare-system/SUITE/).
 
     bash cephlab/bootstrap.sh test tests/setup/test_bare_system.py -s     # or: make test
     bash cephlab/bootstrap.sh test tests/setup/test_bare_system.py -s -k trixie
@@ -228,6 +230,13 @@ def _stream(args, phases: Phases, log, env=None, timeout=None, result=None):
     return rc, leftovers, "".join(tail)
 
 
+def notebook_kind(kind: str) -> str:
+    """CEPHLAB_BARE_NOTEBOOKS: "student" (the default: what a learner runs) or "solutions" (the
+    reference notebooks with their answers and checks, e.g. to write a release's row of a lab)."""
+    assert kind in ("student", "solutions"), f"CEPHLAB_BARE_NOTEBOOKS={kind!r}: student or solutions"
+    return kind
+
+
 def lab_folders(spec: str) -> str:
     """CEPHLAB_BARE_LABS ("01 09", "all") -> the labs/ folder names bare_inside.sh runs."""
     folders = sorted(p.name for p in (ROOT / "labs").iterdir() if p.is_dir() and p.name[:2].isdigit())
@@ -284,6 +293,7 @@ def run_suite(suite: str) -> dict:
     failure); the work folder is removed whatever happens."""
     ARTIFACTS = ARTIFACTS_ALL / suite
     labs = lab_folders(os.environ.get("CEPHLAB_BARE_LABS", DEFAULT_LABS.get(suite, DEFAULT_LABS_OTHER)))
+    notebooks = notebook_kind(os.environ.get("CEPHLAB_BARE_NOTEBOOKS", "student"))
     by_hand, clone = readme_lines()
     by_hand_as_root = by_hand.replace("sudo ", "")   # the README: as root, without sudo
     clone = clone.replace("<this repository>", "file:///mnt/origin.git")
@@ -301,7 +311,7 @@ def run_suite(suite: str) -> dict:
     rootfs = work / "root"
     phases = Phases(suite)
     result = {"suite": suite, "head_at_start": head, "by_hand": by_hand_as_root, "clone": clone,
-              "labs": labs}
+              "labs": labs, "notebooks": notebooks}
     try:
         with open(ARTIFACTS / "log.txt", "w") as log:
             # debootstrap in a mount namespace of its own: the /proc and /sys it mounts in the
@@ -326,7 +336,7 @@ def run_suite(suite: str) -> dict:
 
             env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
                    "BARE_ROOT": str(rootfs), "BARE_CACHE": str(CACHE), "BARE_APT": f"apt-{suite}",
-                   "BARE_LABS": labs, "BARE_ORIGIN": str(origin),
+                   "BARE_LABS": labs, "BARE_NOTEBOOKS": notebooks, "BARE_ORIGIN": str(origin),
                    "BARE_OUT": str(ARTIFACTS), "BARE_BY_HAND": by_hand_as_root, "BARE_CLONE": clone}
             # the timeout covers waiting for the other roots' labs (the lock in bare_inside.sh)
             rc, leftovers, tail = _stream(

@@ -27,3 +27,9 @@ def test_lab_lists():
     assert len(every) == 12 and every[0].startswith("00-") and every[-1].startswith("11-")
     with pytest.raises(AssertionError, match="labs are 00-welcome"):
         bare.lab_folders("01 99")
+
+
+def test_notebook_kinds():
+    assert bare.notebook_kind("student") == "student" and bare.notebook_kind("solutions") == "solutions"
+    with pytest.raises(AssertionError, match="student or solutions"):
+        bare.notebook_kind("solution")
