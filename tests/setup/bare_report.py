@@ -1,0 +1,49 @@
+"""The per-lab table of a bare-system run (tests/setup/test_bare_system.py), from what it kept in
+test-artifacts/bare-system/SUITE/: each lab's time and exit (times.json) and, from its executed
+notebook, the cells that raised and the verdict each agreement check printed.
+
+    .venv/bin/python tests/setup/bare_report.py trixie [sid ...]
+"""
+import json
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "bare-system"
+# Comparison.assert_agree's verdict line (cephlab/helpers/compare.py)
+VERDICT = re.compile(r"^all (\d+) comparisons agree within their tolerance(?:; (\d+) wrong models rejected)?", re.M)
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def lab_row(folder: Path, lab: str, phase: dict | None) -> str:
+    path = folder / f"{lab}.executed.ipynb"
+    if not path.exists():
+        return f"| {lab} | {phase['s'] if phase else '-'} | not run | | |"
+    nb = nbformat.read(path, as_version=4)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    errors = [f"{o.ename}: {ANSI.sub('', o.evalue).splitlines()[0][:120] if o.evalue else ''}"
+              for o in outputs if o.output_type == "error"]
+    verdicts = [v for o in outputs if o.output_type == "stream" for v in VERDICT.findall(o.text)]
+    rows, controls = sum(int(a) for a, _ in verdicts), sum(int(b or 0) for _, b in verdicts)
+    status = "pass" if phase and phase["exit"] == 0 and not errors else "fail"
+    checks = f"{len(verdicts)} checks passed: {rows} rows agree, {controls} controls rejected" if verdicts else "-"
+    return (f"| {lab} | {phase['s'] if phase else '-'} | {status} | {checks} | "
+            f"{'; '.join(dict.fromkeys(errors)) or '-'} |")
+
+
+def report(suite: str) -> str:
+    folder = ARTIFACTS / suite
+    times = json.loads((folder / "times.json").read_text())
+    phases = {p["phase"]: p for p in times["phases"]}
+    lines = [f"### {suite}: {times.get('ceph', '?')} ({times.get('notebooks', 'student')} notebooks, "
+             f"commit {times.get('cloned', '?').split()[0]}, {times['result']})", "",
+             "| lab | s | result | agreement checks | cells that raised |", "|---|---|---|---|---|"]
+    for lab in times["labs"].split():
+        lines.append(lab_row(folder, lab, phases.get(f"lab {lab[:2]}")))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print("\n\n".join(report(s) for s in sys.argv[1:] or ["bookworm", "trixie", "sid"]))
