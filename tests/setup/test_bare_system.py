@@ -248,11 +248,13 @@ def lab_folders(spec: str) -> str:
     return " ".join(chosen)
 
 
-def _selected_suites(session) -> list[str]:
-    """The suites whose test this session runs (-k trixie selects one)."""
+def selected_suites(items) -> list[str]:
+    """The suites whose test this session runs (-k trixie selects one), from the session's items:
+    test functions, and under `make test` also nbval's notebook cells, which have neither an
+    originalname nor a callspec."""
     name = test_readme_setup_on_bare_debian_runs_the_labs_and_down_leaves_nothing.__name__
-    return [item.callspec.params["suite"] for item in session.items
-            if item.originalname == name and hasattr(item, "callspec")]
+    return [item.callspec.params["suite"] for item in items
+            if getattr(item, "originalname", None) == name and hasattr(item, "callspec")]
 
 
 @pytest.fixture(scope="module")
@@ -264,7 +266,7 @@ def bare_runs(request):
     still cleans up: the signal unwinds this fixture, which ends every root's namespace; each
     run then removes its own work folder."""
     _skip_unless_possible()
-    suites = _selected_suites(request.session)
+    suites = selected_suites(request.session.items)
     _sweep_stale_work_folders()
     for suite in suites:
         for sub in (f"debootstrap-{suite}", f"apt-{suite}/partial"):

@@ -33,3 +33,15 @@ def test_notebook_kinds():
     assert bare.notebook_kind("student") == "student" and bare.notebook_kind("solutions") == "solutions"
     with pytest.raises(AssertionError, match="student or solutions"):
         bare.notebook_kind("solution")
+
+
+def test_selected_suites_skips_items_that_are_not_test_functions():
+    """Under `make test` the session's items include nbval's notebook cells (no originalname, no
+    callspec) and other parametrized tests; only this test's suites count."""
+    from types import SimpleNamespace as Item
+    name = bare.test_readme_setup_on_bare_debian_runs_the_labs_and_down_leaves_nothing.__name__
+    items = [Item(nodeid="solutions/00-welcome.ipynb::Cell 0"),
+             Item(originalname="test_other", callspec=Item(params={"suite": "bookworm"})),
+             Item(originalname=name, callspec=Item(params={"suite": "trixie"})),
+             Item(originalname=name, callspec=Item(params={"suite": "sid"}))]
+    assert bare.selected_suites(items) == ["trixie", "sid"]
