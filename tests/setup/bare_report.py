@@ -2,7 +2,7 @@
 test-artifacts/bare-system/SUITE/: each lab's time and exit (times.json) and, from its executed
 notebook, the cells that raised and the verdict each agreement check printed.
 
-    .venv/bin/python tests/setup/bare_report.py trixie [sid ...]
+    .venv/bin/python -m tests.setup.bare_report trixie [sid ...]
 """
 import json
 import re
@@ -11,10 +11,11 @@ from pathlib import Path
 
 import nbformat
 
+from tests.setup.run_notebook import ANSI
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "bare-system"
 # Comparison.assert_agree's verdict line (cephlab/helpers/compare.py)
 VERDICT = re.compile(r"^all (\d+) comparisons agree within their tolerance(?:; (\d+) wrong models rejected)?", re.M)
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def lab_row(folder: Path, lab: str, phase: dict | None) -> str:
