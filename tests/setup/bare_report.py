@@ -1,8 +1,9 @@
 """The per-lab table of a bare-system run (tests/setup/test_bare_system.py), from what it kept in
-test-artifacts/bare-system/SUITE/: each lab's time and exit (times.json) and, from its executed
-notebook, the cells that raised and the verdict each agreement check printed.
+test-artifacts/bare-system/SUITE/ (SUITE-solutions/ for a run of the solutions): each lab's time
+and exit (times.json) and, from its executed notebook, the cells that raised and the verdict each
+agreement check printed.
 
-    .venv/bin/python -m tests.setup.bare_report trixie [sid ...]
+    .venv/bin/python -m tests.setup.bare_report trixie-solutions [sid-solutions bookworm ...]
 """
 import json
 import re

@@ -28,7 +28,7 @@ times.json with the Ceph version, the executed notebooks and the full log.
 CEPHLAB_BARE_REVISION=<commit> runs an older commit's set-up; CEPHLAB_BARE_LABS="01 02 ..." runs
 other labs (all: every lab), and CEPHLAB_BARE_NOTEBOOKS=solutions their solutions instead of the
 student versions, e.g. to write a release's row of the README's table (each executed notebook is
-kept in test-artifacts/bare-system/SUITE/).
+kept in test-artifacts/bare-system/SUITE-solutions/).
 
     bash cephlab/bootstrap.sh test tests/setup/test_bare_system.py -s     # or: make test
     bash cephlab/bootstrap.sh test tests/setup/test_bare_system.py -s -k trixie
@@ -237,6 +237,12 @@ def notebook_kind(kind: str) -> str:
     return kind
 
 
+def artifacts_name(suite: str, notebooks: str) -> str:
+    """The run's folder under test-artifacts/bare-system/: SUITE for the student versions (what CI
+    runs), SUITE-solutions for the solutions, so a CI run does not clear a release's table."""
+    return suite if notebooks == "student" else f"{suite}-{notebooks}"
+
+
 def lab_folders(spec: str) -> str:
     """CEPHLAB_BARE_LABS ("01 09", "all") -> the labs/ folder names bare_inside.sh runs."""
     folders = sorted(p.name for p in (ROOT / "labs").iterdir() if p.is_dir() and p.name[:2].isdigit())
@@ -293,9 +299,9 @@ def test_readme_setup_on_bare_debian_runs_the_labs_and_down_leaves_nothing(suite
 def run_suite(suite: str) -> dict:
     """One suite's run from debootstrap to the leftover checks (raises AssertionError on a
     failure); the work folder is removed whatever happens."""
-    ARTIFACTS = ARTIFACTS_ALL / suite
     labs = lab_folders(os.environ.get("CEPHLAB_BARE_LABS", DEFAULT_LABS.get(suite, DEFAULT_LABS_OTHER)))
     notebooks = notebook_kind(os.environ.get("CEPHLAB_BARE_NOTEBOOKS", "student"))
+    ARTIFACTS = ARTIFACTS_ALL / artifacts_name(suite, notebooks)
     by_hand, clone = readme_lines()
     by_hand_as_root = by_hand.replace("sudo ", "")   # the README: as root, without sudo
     clone = clone.replace("<this repository>", "file:///mnt/origin.git")

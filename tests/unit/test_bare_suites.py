@@ -31,6 +31,8 @@ def test_lab_lists():
 
 def test_notebook_kinds():
     assert bare.notebook_kind("student") == "student" and bare.notebook_kind("solutions") == "solutions"
+    assert bare.artifacts_name("trixie", "student") == "trixie"
+    assert bare.artifacts_name("trixie", "solutions") == "trixie-solutions"
     with pytest.raises(AssertionError, match="student or solutions"):
         bare.notebook_kind("solution")
 
