@@ -23,3 +23,13 @@ def test_after_make_check_only_the_oracle_tests_of_the_checked_folders_remain():
     other = {i for i in every if i.startswith("tests/setup/")}
     assert oracle and other and len(every) > len(oracle) + len(other)   # the sample has all three kinds
     assert _collected(passed="1") == oracle | other
+
+
+def test_the_deselected_folders_are_the_ones_make_check_runs():
+    """tests/conftest.py's CHECKED_FOLDERS and bootstrap.sh's PURE_TESTS name the same folders: a
+    folder added to one only would be skipped in CI without make check running it."""
+    import re
+
+    from tests.conftest import CHECKED_FOLDERS
+    line = re.search(r"^PURE_TESTS=\((.*?)\)", (ROOT / "cephlab" / "bootstrap.sh").read_text(), re.M)
+    assert line and tuple(line[1].split()) == CHECKED_FOLDERS
