@@ -116,9 +116,10 @@ def lab_differences(release: Release, major: int | None = None) -> list[tuple[st
     # What the labs do there today, measured by every solution under nbval in a bare root of the
     # release (18.2.7, 20.2.4; see the closing notes of issue 23), not what they should do.
     if not release.filestore:
-        out += [(lab, "its FileStore cluster cannot be created (ceph-osd has no FileStore here): the "
-                      "FileStore cells stop with cephlab's error; the models, the seeds' FileStore "
-                      "data and the BlueStore cells run") for lab in FILESTORE_LABS]
+        out += [(lab, "it has no FileStore cluster here (ceph-osd cannot create one): the lab says so "
+                      "and skips its FileStore measurement; the models and the seeds' FileStore data "
+                      "carry that part, and its BlueStore measurements run as on every release")
+                for lab in FILESTORE_LABS]
     if release.mclock_default:
         out.append(("03 disk IOPS", "its read-mix bands come from Pacific's runs; under mClock the 30 % "
                                     "reads mix measured x0.81 of the model twice while an earlier lab's "

@@ -83,6 +83,16 @@ class LabSession:
             if lab.split()[0] in (str(lab_id), "all"):
                 log.warning(f"note: on Ceph {release.name} lab {lab}: {why}")
 
+    def has_filestore(self) -> bool:
+        """Whether this cluster's Ceph can create FileStore OSDs (cephlab.core.releases). When it
+        cannot, says so in the learner's cell: the lab skips its FileStore measurement there."""
+        release = self.cluster.release()
+        if not release.filestore:
+            print(f"Ceph {release.name} has no FileStore (its ceph-osd refuses to create one): "
+                  "this lab skips its FileStore measurement; the models and the seeds' FileStore "
+                  "figures carry that part, and the BlueStore measurement runs as on every release.")
+        return release.filestore
+
     def _require_osds(self, n):
         have = len(self.cluster.ceph("osd", "ls"))
         if have < n:
