@@ -10,6 +10,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from cephlab.backends.base import Backend, ClusterView
+from cephlab.core import releases
 
 
 class ClusterCore(ClusterView, Protocol):
@@ -32,6 +33,8 @@ class ClusterCore(ClusterView, Protocol):
     def pids(self) -> dict[str, int]: ...
 
     def pg_states(self) -> dict[str, int]: ...
+
+    def release(self) -> releases.Release: ...
 
     def stop_daemon(self, daemon: str, kill: bool = False) -> None: ...
 

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from cephlab.cluster import full
 from cephlab.cluster.base import ClusterCore
 from cephlab.core import run
-from cephlab.core.errors import ClusterError
+from cephlab.core.errors import ClusterError, ClusterFull
 from cephlab.core.poll import poll_until
 
 try:
@@ -62,6 +63,8 @@ class Pools(ClusterCore):
         info = {p["pool_name"]: p for p in self.client.mon("osd pool ls", detail="detail")}
         if name not in info:
             return False
+        if self.release().mclock_default:
+            self._empty_pool(name)
         self.client.mon("osd pool delete", pool=name, pool2=name,
                         yes_i_really_really_mean_it=True)
         if info[name].get("erasure_code_profile") == name:
@@ -70,6 +73,19 @@ class Pools(ClusterCore):
         if name in rules:
             self.client.mon("osd crush rule rm", name=name)
         return True
+
+    def _empty_pool(self, name: str) -> None:
+        """Delete the pool's objects with client deletes before the pool goes. Under mClock the
+        OSDs remove a deleted pool's PGs as a best-effort background class: 15,835 small objects
+        took 104 s on Reef 18.2.7, against under 6 s under wpq, and the next lab waits for that
+        (LabSession). Client deletes are client I/O: 10,141 objects in 6 s (`rados purge`). Not
+        when writes stop (a full flag): there the pool delete alone frees the space."""
+        try:
+            full.check_writable(self, name, "emptying the pool before deleting it")
+        except ClusterFull:
+            return
+        run.run(["rados", "-c", self.conf, "purge", name, "--yes-i-really-really-mean-it"],
+                what=f"rados purge {name}", timeout=600)
 
     def pg_stats(self, pool: str | None = None, osd: int | None = None) -> list[dict[str, Any]]:
         """The mgr's stats of every PG (one dict each: pgid, state, up, acting, stat_sum, ...),

@@ -5,11 +5,12 @@ Pacific 16.2), trixie (Debian 13, Reef 18.2) and sid (unstable, Tentacle 20.2). 
 --variant=minbase SUITE` builds a minimal root (no sudo, no git, no Python, no Ceph) in a work
 folder under /var/tmp. Inside it, as a new user following README.md would, as root: the README's
 by-hand line, the README's clone line (a clean clone of this checkout's committed HEAD), `make
-setup`, `cephlab up --osds 4`, labs top to bottom with nbclient, `cephlab down`; then nothing of the lab may be left running, mounted or attached to a
-loop device. The steps inside the root are tests/setup/bare_inside.sh, run as PID 1 of its own PID
-and mount namespace, so that whatever the lab leaves behind ends with the namespace; the leftover
-checks run inside it first, so they prove `cephlab down` cleaned up, not the namespace. The work
-folder is removed afterwards, also when the test fails.
+setup`, `cephlab up --osds 4`, labs top to bottom with nbclient, `cephlab down`; then nothing of
+the lab may be left running, mounted or attached to a loop device. The steps inside the root
+are tests/setup/bare_inside.sh, run as PID 1 of its own PID and mount namespace, so that
+whatever the lab leaves behind ends with the namespace; the leftover checks run inside it first,
+so they prove `cephlab down` cleaned up, not the namespace. The work folder is removed
+afterwards, also when the test fails.
 
 The suites run side by side, each in a thread of its own (the fixture bare_runs): debootstrap, apt
 and pip wait mostly on the network. Only the phase from `cephlab up` to `cephlab down` takes a lock
