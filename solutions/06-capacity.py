@@ -666,7 +666,9 @@ run.check("my_avail_per_mib", my_avail_per_mib, "avail_per_mib",
 #   `rados bench`) can take minutes. Had this lab written while an earlier lab's pools were still
 #   going, the OSDs' data would have shrunk under the measurement and the data row would have
 #   read short of the model. So the lab's first cell waits until no OSD is still removing PGs
-#   (the counter `numpg_removing` in `ceph tell osd.N perf dump`).
+#   (the counter `numpg_removing` in `ceph tell osd.N perf dump`), and where mClock is the
+#   default every lab empties its pools with client deletes (`rados purge`, client I/O that
+#   mClock serves first) before deleting them, which leaves the background little to do.
 # - **Not modelled:** growth over time, compression, and the per-pool quotas that can stop writes
 #   before any ratio does.
 

@@ -126,10 +126,11 @@ def lab_differences(release: Release, major: int | None = None) -> list[tuple[st
                                     "pools were still being deleted (just outside its -18 % band), and "
                                     "agreed in the three runs since every lab waits for that (18.2.7 "
                                     "x0.87 and in a second run, 20.2.4 x0.90)"))
-        out.append(("06 capacity", "its first cell can wait a minute or more: mClock deletes an earlier "
-                                   "lab's pools as a best-effort background class, and every lab waits "
-                                   "until no OSD is removing PGs (measured on 18.2.7: without the wait the "
-                                   "data row read x0.86 of the model); then its rows agree as under wpq"))
+        out.append(("06 capacity", "mClock removes a deleted pool's PGs as a best-effort background "
+                                   "class (minutes for many small objects), so every lab empties its "
+                                   "pools with client deletes before deleting them and waits until no OSD "
+                                   "is removing PGs (measured on 18.2.7: without the wait the data row "
+                                   "read x0.86 of the model); then its rows agree as under wpq"))
         out.append(("08 failure and recovery",
                     "mClock is the default scheduler: it ignores the recovery sleep the lab's model "
                     "charges and resets osd_max_backfills unless "
