@@ -551,13 +551,12 @@ slots = thr.bluestore_max_inflight(4096, 1, COST_PER_IO, BUDGET)
 small_cost = small.total("get_sum") / small.total("get")
 in_flight = [v / small_cost for _, v, _ in small.samples]
 run = experiment.RunFigures()
-run.record(wait_share=small.total("wait_count") / small.total("get"))
+run.record(wait_share=small.wait_share())
 pd.DataFrame({label: {"client IOPS": r.bench.iops, "latency ms": r.bench.lat_mean_ms,
                       "budget (bytes)": r.samples[-1][2], "cost per get": r.total("get_sum") / r.total("get"),
                       "model: slots": thr.bluestore_max_inflight(4096, 1, COST_PER_IO, r.samples[-1][2]),
                       "peak in flight (samples)": max(v for _, v, _ in r.samples) / small_cost,
-                      "share that waited": r.total("wait_count") / r.total("get"),
-                      "mean wait ms": 1e3 * r.total("wait_sum") / max(r.total("wait_count"), 1)}
+                      "share that waited": r.wait_share(), "mean wait ms": r.mean_wait_ms()}
               for label, r in [("64 MiB (default)", bs_run), ("2 MiB", small)]}).T
 
 # %% [markdown]
@@ -632,14 +631,14 @@ if FILESTORE:
 
 # %% tags=["nbval-ignore-output"]
 def run_row(run):
-    gets, waits = run.total("get"), run.total("wait_count")
+    gets = run.total("get")
     per_second = np.array([s[1] for s in run.bench.series], dtype=float)   # stability, not just the mean
     return {"client IOPS": run.bench.iops, "latency ms": run.bench.lat_mean_ms, "max latency ms": run.bench.lat_max_ms,
             "slowest second IOPS": per_second.min(), "fastest second IOPS": per_second.max(),
             "per-second variation (std/mean)": per_second.std() / per_second.mean(),
             "transactions per OSD per write": gets / len(run.deltas) / run.bench.ops,
             "peak queue fill (val/max)": run.peak_fill(), "max": run.samples[-1][2],
-            "share that waited": waits / gets, "mean wait ms": 1e3 * run.total("wait_sum") / max(waits, 1)}
+            "share that waited": run.wait_share(), "mean wait ms": run.mean_wait_ms()}
 
 pd.DataFrame({label: run_row(fs_r) for label, fs_r in fs_runs.items()}).T
 
@@ -710,7 +709,7 @@ cmp.add("BlueStore 64 MiB: transactions that waited", model=0, measured=bs_run.t
         why=f"{thr.bluestore_max_inflight(4096, 1, cost_per_io):.0f} slots per OSD and at most 16 writes in "
             "flight: no get can find the budget full",
         control=("the budget binds: waits at the 2 MiB run's share of transactions",
-                 small.total("wait_count") / small.total("get") * bs_run.total("get")))
+                 small.wait_share() * bs_run.total("get")))
 cmp.add("BlueStore 2 MiB: most 4 KiB transactions in flight", model=slots, measured=max(in_flight),
         rel_tol=0.01, below=1 / slots,
         why="Throttle.cc admits a get only while the held cost stays within the budget, so never more "
@@ -728,14 +727,14 @@ if fs_runs:
                   "can beat the cap; +10 % for rados bench's rounding of a short run",
                   control=("the three copies wait one after another", cap / 3))
     cmp.add("FileStore backoff pinned: share of transactions that waited", model=1.0,
-            measured=pinned.total("wait_count") / pinned.total("get"), rel_tol=0.02,
+            measured=pinned.wait_share(), rel_tol=0.02,
             why="with a delay above 0 at every fill there is no fast path: every get sleeps",
             control=("pinning the delay changes nothing: waits at the defaults' share",
-                     default.total("wait_count") / default.total("get")))
+                     default.wait_share()))
     cmp.add("FileStore case 3: waits at the op-queue limit", model=0, measured=tuned.total("wait_count"), rel_tol=0,
             why="max_ops 500,000 is never reached and the multiples are 0, so no request can wait",
             control=("the limit still binds: waits at the defaults' share of transactions",
-                     default.total("wait_count") / default.total("get") * tuned.total("get")))
+                     default.wait_share() * tuned.total("get")))
 cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees", "control", "control fails"]]
 
 # %% tags=["nbval-ignore-output"]
@@ -792,8 +791,7 @@ display(conclusions.render("""
   samples saw at most {peak:.0f} held at once, {waited:.0%} of the transactions waited (mean wait
   {wait_ms:.1f} ms), and the client did {iops:.0f} IOPS against {free:.0f} at the default budget.
 """, release=c.release().name, slots=slots, cost=small_cost, peak=max(in_flight),
-    waited=small.total("wait_count") / small.total("get"),
-    wait_ms=1e3 * small.total("wait_sum") / max(small.total("wait_count"), 1),
+    waited=small.wait_share(), wait_ms=small.mean_wait_ms(),
     iops=small.bench.iops, free=bs_run.bench.iops))
 if fs_runs:
     display(conclusions.render("""
@@ -801,7 +799,7 @@ if fs_runs:
   {cap:.0f} transactions/s. The cluster did {iops:.0f} IOPS ({share:.0%} of the cap) against
   {free:.0f} unthrottled with the same tuning, and {waited:.0%} of its transactions waited.
 """, multiple=MULTIPLE, delay=1e3 / cap, cap=cap, iops=pinned.bench.iops, share=pinned.bench.iops / cap,
-        free=tuned.bench.iops, waited=pinned.total("wait_count") / pinned.total("get")))
+        free=tuned.bench.iops, waited=pinned.wait_share()))
 
 # %% [markdown]
 # **W2. Your small budget vs the model.** Answer in two or three sentences with the slots the

@@ -32,6 +32,14 @@ class ThrottleRun:
         """The counter's change summed over the OSDs."""
         return sum(d[counter] for d in self.deltas.values())
 
+    def wait_share(self):
+        """The share of the requests that passed the throttle which waited for it (all OSDs)."""
+        return self.total("wait_count") / self.total("get")
+
+    def mean_wait_ms(self):
+        """The mean wait of the requests that waited, in ms (0 when none did)."""
+        return 1e3 * self.total("wait_sum") / max(self.total("wait_count"), 1)
+
     def peak_fill(self):
         """Highest val / max seen in the samples (0 when the throttle never held anything)."""
         return max((v / m for _, v, m in self.samples if m), default=0.0)
