@@ -135,8 +135,10 @@ MiB = 2**20
 # OSD's start-up benchmark measures another figure). The model below is the wpq one, so the lab
 # runs its OSDs under wpq: `lab.run_osds_under("wpq")` does nothing on Pacific and, on Reef or
 # Tentacle, sets `osd_op_queue` and restarts the OSDs one at a time (an OSD reads the option only
-# when it starts); the clean-up cell puts the release's own scheduler back. This lab does not yet
-# measure recovery under mClock. Docs: *mClock Config Reference* (docs.ceph.com, Reef).
+# when it starts); the clean-up cell puts the release's own scheduler back. The last part of the
+# lab, *Recovery under mClock*, measures mClock itself on Reef and later: the slots it holds, a
+# recovery without the sleep, and the override. Docs: *mClock Config Reference* (docs.ceph.com,
+# Reef).
 #
 # The model (`models.recovery`, after M. Kampe's reliability models in *ceph/ceph-tools*, with
 # Ceph's reservations): the sources are the survivors that are primary of one of the PGs copying
@@ -771,6 +773,127 @@ durability = pd.DataFrame({label: {
 durability
 
 # %% [markdown]
+# ## Recovery under mClock
+# From Quincy on, an OSD's default scheduler is mClock (`osd_op_queue = mclock_scheduler`). It
+# paces recovery in a different way from wpq:
+# - every recovery sleep is 0: nothing waits between pushes;
+# - `osd_max_backfills` and `osd_recovery_max_active_*` stay at their defaults (1 and 3 on HDD)
+#   unless `osd_mclock_override_recovery_settings` is true. A change without it reaches the config
+#   database and `ceph config show`, and the OSD warns about it. Its reservers keep their slots;
+#   they are what `dump_recovery_reservations` reports as `max_allowed`;
+# - the profile (`osd_mclock_profile`, `balanced` by default) gives clients and recovery each a
+#   reservation, a weight and a limit, as fractions of the OSD's capacity
+#   (`osd_mclock_max_capacity_iops_hdd`). These matter when the disk is busy. Then recovery gets
+#   at least its reservation and at most its limit.
+#
+# Docs: *mClock Config Reference* and *QoS Based on mClock* (docs.ceph.com, Reef). So the model of
+# a recovery under mClock is this lab's model with a sleep of 0 and the slots the reservers really
+# give. On Reef and later the lab now runs its OSDs under mClock again (each is restarted), with
+# the settings back at their defaults. It then measures three things. First, the slots after
+# `osd_max_backfills 4`, set as in the tuned run, without the override. Second, a third kill under
+# the write load, with `osd_recovery_sleep_hdd` set to 0.1 s in the config database: does anything
+# wait? Third, the slots after the override and `osd_max_backfills 3`.
+#
+# **Predict before you run:** how many backfill slots will each OSD give after
+# `osd_max_backfills 4` without the override? Store it in `my_mclock_slots`.
+
+# %%
+my_mclock_slots = 1  # SOLUTION
+
+# %% tags=["nbval-ignore-output"]
+MCLOCK = lab.runs_mclock_by_default()
+mclock_runs = {}
+if MCLOCK:
+    for option in TUNED:            # the defaults again, as on a fresh cluster of this release
+        lab.config_rm("osd", option)
+    lab.config_set("osd", f"osd_recovery_sleep_{CLS}", 0.1)   # wpq's HDD default, set on purpose
+    lab.run_osds_under(c.release().op_queue)
+    lab.config_set("osd", "osd_max_backfills", 4)              # the tuned run's value, no override
+    held = rh.wait_for_slots(c, osds, 4)
+    print(f"after osd_max_backfills 4: {rh.slots_text(held)}")
+    display(pd.Series(rh.mclock_settings(c, osds[0]), name=f"osd.{osds[0]} runs").to_frame())
+
+# %% tags=["nbval-ignore-output"]
+if MCLOCK:
+    victim = osds[0]
+    pgs_on, objects_on, bytes_on = rh.objects_on_osd(c, pool, victim)
+    with rh.WriteLoad(c, pool, prefix="load-mclock") as mclock_load:
+        mrun = rh.fail_and_recover(lab, victim, pool=pool)
+    mrun.update(victim=victim, pgs_on=pgs_on, objects_on=objects_on, bytes_on=bytes_on,
+                slots=rh.reserver_slots(c, [o for o in osds if o != victim]))
+    mclock_runs["mClock"] = mrun
+    print(f"mClock: osd.{victim} held {objects_on} objects ({bytes_on / MiB:.0f} MiB) in {pgs_on} PGs; "
+          f"all PGs active after {mrun['active']:.1f} s, active+clean after {mrun['clean']:.1f} s; "
+          f"survivors' slots during it: {rh.slots_text(mrun['slots'])}")
+    print(f"  osd.{victim} back in and all PGs clean {rh.restore(lab, victim):.1f} s later")
+    mclock_lost = rh.verify_objects(c, pool, manifest) + rh.verify_objects(c, pool, mclock_load.manifest)
+    assert not mclock_lost, f"objects lost or changed: {mclock_lost}"
+    lab.config_set("osd", c.release().mclock_override, "true")
+    lab.config_set("osd", "osd_max_backfills", 3)
+    overridden = rh.wait_for_slots(c, osds, 3)
+    print(f"with {c.release().mclock_override} = true and osd_max_backfills 3: {rh.slots_text(overridden)}")
+
+# %% [markdown]
+# ### Model vs measurement under mClock
+# The slots are whole numbers read from the OSDs, so the model must match exactly. For the
+# recovery time, the model charges no sleep and gives one slot, which is the default that mClock
+# holds. The tolerance comes from the timing, not from repeated runs. Below the model, a recovery
+# that ends within one 2 s PG-stats step can read as 0 s. Above it, one step more, and each PG's
+# reservation hand-off (up to 0.3 s per PG, as in the first part, with no sleep to add). The
+# control is the wrong model in which the configured 0.1 s sleep still applies.
+
+# %% tags=["nbval-ignore-output"]
+if MCLOCK:
+    held_default = RUN_SETTINGS["defaults"]["max_backfills"]     # what mClock holds it at
+    model_mclock = model_seconds(mrun, dict(max_backfills=held_default, recovery_sleep=0.0))
+    sleep_applies = model_seconds(mrun, dict(max_backfills=held_default, recovery_sleep=0.1))
+    HANDOFF_S = 0.3
+    grain = min(STEP_S / model_mclock, 1.0)
+    mclock_cmp = Comparison()
+    mclock_cmp.add("backfill slots after osd_max_backfills 4, no override (most on any OSD)", model=held_default,
+                   measured=max(max(pair) for pair in held.values()), rel_tol=0,
+                   why="whole numbers from each OSD's dump_recovery_reservations",
+                   control=("the setting applies, as under wpq", 4))
+    mclock_cmp.add("recovery under mClock (active -> clean)", model=model_mclock,
+                   measured=mrun["clean"] - mrun["active"], unit="s", rel_tol=round(grain, 2),
+                   above=round((STEP_S + HANDOFF_S * mrun["pgs_on"]) / model_mclock - grain, 2),
+                   why="below: a recovery within one 2 s PG-stats step reads as 0 s; above: one more "
+                       "step and each PG's reservation hand-off (<= 0.3 s per PG)",
+                   control=("the configured 0.1 s sleep applies", sleep_applies))
+    mclock_cmp.add("backfill slots with the override, osd_max_backfills 3 (fewest on any OSD)", model=3,
+                   measured=min(min(pair) for pair in overridden.values()), rel_tol=0,
+                   why="whole numbers from each OSD's dump_recovery_reservations",
+                   control=("mClock still holds it", held_default))
+    mclock_table = mclock_cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees",
+                                       "control", "control fails"]]
+    your = globals().get("my_mclock_slots")
+    mclock_table.insert(0, "your prediction", [your if isinstance(your, (int, float)) else None, None, None])
+    display(mclock_table)
+    fig, ax = plots.figure()
+    plots.bars_model_vs_measured(ax, ["no override:\nslots", "recovery (s)", "override:\nslots"],
+                                 [r.model for r in mclock_cmp.rows], [r.measured for r in mclock_cmp.rows],
+                                 ylabel="slots / seconds")
+    plots.show(fig)
+
+# %%
+if MCLOCK:
+    mclock_cmp.assert_agree()
+
+# %% tags=["nbval-ignore-output"]
+if MCLOCK:
+    conclusions.render("""
+- **mClock holds the slots.** After `osd_max_backfills 4` without the override, the OSDs gave
+  {held} slot(s); your prediction was {guess}.
+- **No sleep.** The {objects} objects of osd.{victim} were copied in {measured:.1f} s from all
+  PGs active to all clean, against {model:.1f} s in the model without a sleep. With the configured
+  0.1 s sleep they would have needed {sleep_applies:.1f} s or more.
+- **The override.** With `{override}` = true, `osd_max_backfills 3` gave {over} slots.
+""", held=max(max(pair) for pair in held.values()), guess=your, objects=mrun["objects_on"],
+        victim=mrun["victim"], measured=mrun["clean"] - mrun["active"], model=model_mclock,
+        sleep_applies=sleep_applies, override=c.release().mclock_override,
+        over=min(min(pair) for pair in overridden.values()))
+
+# %% [markdown]
 # ## What the model said, what the cluster did
 #
 # The reasoning holds whatever your run measured; the figures in the next cell are your run's.
@@ -822,6 +945,6 @@ conclusions.render("""
 # Restarts any OSD still stopped, marks every OSD in, reverts the settings and deletes the pool.
 
 # %% tags=["nbval-ignore-output"]
-for run in runs.values():          # restore() marked them in; this covers an interrupted run
+for run in [*runs.values(), *mclock_runs.values()]:   # restore() marked them in; this covers an interrupted run
     c.osd_in(run["victim"])
 lab.cleanup()

@@ -93,6 +93,18 @@ class LabSession:
                   "figures carry that part, and the BlueStore measurement runs as on every release.")
         return release.filestore
 
+    def runs_mclock_by_default(self) -> bool:
+        """Whether this cluster's Ceph runs mClock by default and has its override option for the
+        recovery settings (cephlab.core.releases). When not, says so in the learner's cell: the
+        lab skips its mClock measurement there."""
+        release = self.cluster.release()
+        if not (release.mclock_default and release.mclock_override):
+            print(f"Ceph {release.name} runs the {release.op_queue} scheduler by default: this lab "
+                  "skips its mClock measurement (mClock is the default from Quincy 17 on, and its "
+                  "override of the recovery settings came with it); the text describes it.")
+            return False
+        return True
+
     def _require_osds(self, n):
         have = len(self.cluster.ceph("osd", "ls"))
         if have < n:

@@ -185,6 +185,58 @@ def reservations(cluster, osds):
     return out
 
 
+def reserver_slots(cluster, osds):
+    """{osd: (local slots, remote slots)}: the max_allowed of each OSD's two reservers now, from
+    `ceph tell osd.N dump_recovery_reservations`. This is the osd_max_backfills the OSD works
+    with, whatever the config database holds: under mClock it stays at its default unless
+    osd_mclock_override_recovery_settings is true. An OSD that does not answer is left out."""
+    out = {}
+    for osd in osds:
+        try:
+            dump = cluster.client.send({"prefix": "dump_recovery_reservations"}, ("osd", osd), timeout=5)
+        except ClusterError:
+            continue
+        out[osd] = (int(dump["local_reservations"]["max_allowed"]),
+                    int(dump["remote_reservations"]["max_allowed"]))
+    return out
+
+
+def slots_text(slots):
+    """reserver_slots() as "osd.0 1/1, osd.1 1/1 (local/remote slots)"."""
+    pairs = ", ".join(f"osd.{osd} {local}/{remote}" for osd, (local, remote) in sorted(slots.items()))
+    return f"{pairs or 'no OSD answered'} (local/remote slots)"
+
+
+def wait_for_slots(cluster, osds, slots, timeout=10.0):
+    """reserver_slots() once every OSD gives `slots` on both sides, or when `timeout` s have
+    passed (a config change reaches the OSDs within about a second; one that never applies it,
+    e.g. under mClock's hold, is what the caller measures)."""
+    def settled():
+        now = reserver_slots(cluster, osds)
+        return now if now and all(pair == (slots, slots) for pair in now.values()) else None
+    try:
+        return poll_until(settled, timeout, f"every OSD giving {slots} backfill slots", interval=0.5)
+    except PollTimeout:
+        return reserver_slots(cluster, osds)
+
+
+# What mClock's profile gives each class, as the OSD reports it (`config show`): the reservation
+# and limit of a class are fractions of the OSD's capacity from Reef on (0 as a limit: none).
+MCLOCK_OPTIONS = ("osd_op_queue", "osd_mclock_profile", "osd_mclock_override_recovery_settings",
+                  "osd_mclock_scheduler_client_res", "osd_mclock_scheduler_client_wgt",
+                  "osd_mclock_scheduler_client_lim", "osd_mclock_scheduler_background_recovery_res",
+                  "osd_mclock_scheduler_background_recovery_wgt",
+                  "osd_mclock_scheduler_background_recovery_lim", "osd_mclock_max_capacity_iops_hdd",
+                  "osd_mclock_max_capacity_iops_ssd", "osd_max_backfills", "osd_recovery_sleep_hdd",
+                  "osd_recovery_max_active_hdd")
+
+
+def mclock_settings(cluster, osd):
+    """{option: value} of MCLOCK_OPTIONS as osd.N runs them (those this release has)."""
+    shown = cluster.config_show(f"osd.{osd}")
+    return {option: shown[option] for option in MCLOCK_OPTIONS if option in shown}
+
+
 class ReservationWatch(threading.Thread):
     """Samples reservations(cluster, osds) every `interval` s until stopped: samples [(t, {osd:
     (local, remote)})]. copying() counts the PGs holding every slot they need."""
