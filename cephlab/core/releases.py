@@ -124,8 +124,8 @@ def lab_differences(release: Release, major: int | None = None) -> list[tuple[st
         out.append(("03 disk IOPS", "its read-mix bands come from Pacific's runs; under mClock the 30 % "
                                     "reads mix measured x0.81 of the model twice while an earlier lab's "
                                     "pools were still being deleted (just outside its -18 % band), and "
-                                    "agreed in the three runs since every lab waits for that (18.2.7 "
-                                    "x0.87 and in a second run, 20.2.4 x0.90)"))
+                                    "agreed in every run since every lab waits for that (18.2.7 x0.87 "
+                                    "and x0.98, 20.2.4 x0.90 and x0.89)"))
         out.append(("06 capacity", "mClock removes a deleted pool's PGs as a best-effort background "
                                    "class (minutes for many small objects), so every lab empties its "
                                    "pools with client deletes before deleting them and waits until no OSD "
@@ -133,10 +133,11 @@ def lab_differences(release: Release, major: int | None = None) -> list[tuple[st
                                    "read x0.86 of the model); then its rows agree as under wpq"))
         out.append(("08 failure and recovery",
                     "mClock is the default scheduler: it ignores the recovery sleep the lab's model "
-                    "charges and resets osd_max_backfills unless "
+                    "charges and holds osd_max_backfills at its default unless "
                     f"{release.mclock_override}=true, so the lab restarts its OSDs under wpq for its "
-                    "measurements and back under mClock in its clean-up cell; recovery under mClock "
-                    "itself is described, not yet measured"))
+                    "two wpq runs, then under mClock for a third part: the slots mClock holds, a "
+                    "recovery with no sleep, the slots with the override (each modelled and "
+                    "measured); the clean-up cell puts mClock back"))
     if not release.rbd_fuse_takes_options:
         out.append(("10 PostgreSQL on RBD", "Debian's rbd-fuse crashes when given any option, so the "
                                             "lab's image lives in the pool named rbd (rbd-fuse's "

@@ -22,6 +22,13 @@ reads "-34%/+10%". The allowance must come from the physics of the effect, never
 The control gets the same room. `above=` is the same for an effect that can only add (waits a
 time model leaves out): room over the model alone.
 
+A measurement read in steps of a fixed size (PG states reach the manager every 1-2 s) has an
+absolute grain, not a relative one: `grain=(2.0, 4.1)` widens the window by 2 units below and 4.1
+above, on top of the relative room. The control gets the same absolute window, so a wrong model
+seconds or minutes away is still rejected when the model itself is near 0:
+    cmp.add("recovery", model=1.5, measured=4.0, unit="s", rel_tol=0, grain=(2.0, 4.1),
+            control=("the sleep applies", 114))    # tolerance "-2 s/+4.1 s"
+
 A row whose tolerance cannot reject the plausible wrong model on every run makes no claim: it is
 a reading, shown with that wrong model but never checked (issue 25):
     cmp.add_reading("journal, 64 KiB writes", model=3.19, measured=3.16,
@@ -51,6 +58,7 @@ class Row:
     below: float = 0.0     # extra room under the model for a one-way effect it leaves out
     above: float = 0.0     # the same over the model
     claim: bool = True     # False: a reading shown beside the checks, never checked
+    grain: tuple[float, float] = (0.0, 0.0)   # absolute room (below, above), in the row's unit
 
     @property
     def ratio(self):
@@ -62,6 +70,12 @@ class Row:
             return "no claim"
         if self.upper_bound:
             return f"<= +{self.rel_tol:.0%}"
+        if any(self.grain):
+            rel = ((f"-{self.rel_tol + self.below:.0%}", f"+{self.rel_tol + self.above:.0%}")
+                   if self.rel_tol or self.below or self.above else ("", ""))
+            unit = f" {self.unit}" if self.unit else ""
+            return (f"{rel[0]}-{self.grain[0]:g}{unit}/{rel[1]}+{self.grain[1]:g}{unit}"
+                    .replace("%-", "% -").replace("%+", "% +"))
         if self.below or self.above:
             return f"-{self.rel_tol + self.below:.0%}/+{self.rel_tol + self.above:.0%}"
         return f"±{self.rel_tol:.0%}"
@@ -73,7 +87,7 @@ class Row:
             return abs(self.measured) <= self.rel_tol
         # `below` shrinks the model's magnitude; sorted() orders the ends for either sign
         low, high = sorted((model * (1 - self.rel_tol - self.below), model * (1 + self.rel_tol + self.above)))
-        return low <= self.measured <= high
+        return low - self.grain[0] <= self.measured <= high + self.grain[1]
 
     @property
     def agrees(self) -> bool | None:
@@ -114,13 +128,16 @@ class Comparison:
         _MADE.append(self)
 
     def add(self, quantity, model, measured, unit="", rel_tol=0.1, why="", control=None, below=0.0,
-            above=0.0):
+            above=0.0, grain=(0.0, 0.0)):
         if not 0 <= below < 1:
             raise ValueError(f"below must be in [0, 1), got {below}")
         if not above >= 0:
             raise ValueError(f"above must be >= 0, got {above}")
+        if len(grain) != 2 or not all(g >= 0 for g in grain):
+            raise ValueError(f"grain must be (below, above), each >= 0 in the row's unit, got {grain}")
         self.rows.append(Row(quantity, float(model), float(measured), unit, rel_tol, why,
-                             control=_control(control), below=float(below), above=float(above)))
+                             control=_control(control), below=float(below), above=float(above),
+                             grain=(float(grain[0]), float(grain[1]))))
         return self
 
     def add_bound(self, quantity, bound, measured, unit="", rel_tol=0.0, why="", control=None):

@@ -90,3 +90,21 @@ def test_a_reading_makes_no_claim_and_is_never_checked(capsys):
                                                 "1 wrong models rejected; 1 readings make no claim")
     assert cmp.table().loc["journal 64 KiB", "control"] == "data alone: 3"
     assert [r["claim"] for r in compare.recorded()[-2:]] == [True, False]
+
+
+def test_an_absolute_grain_accepts_a_reading_of_zero_and_still_rejects_a_far_control():
+    """A time read in 2 s steps can read 0 s for a 1.5 s model; a relative window wide enough for
+    that (-100 %) would also accept any larger wrong model around itself. The grain is absolute:
+    the same +-seconds around the model and around the control (lab 08's recovery under mClock)."""
+    def row(measured, control=114.0):
+        return Comparison().add("recovery", model=1.5, measured=measured, unit="s", rel_tol=0,
+                                grain=(2.0, 4.1), control=("the sleep applies", control)).rows[0]
+    assert row(0.0).agrees and row(4.0).agrees and row(5.6).agrees
+    assert not row(5.7).agrees
+    assert row(4.0).control_fails is True
+    assert row(4.0, control=6.0).control_fails is False          # a wrong model within the grain
+    assert row(4.0).tolerance == "-2 s/+4.1 s"
+    both = Comparison().add("t", model=10, measured=12, unit="s", rel_tol=0.1, grain=(1, 1)).rows[0]
+    assert both.tolerance == "-10% -1 s/+10% +1 s" and both.agrees      # 10 x 1.1 + 1 = 12
+    with pytest.raises(ValueError, match="grain"):
+        Comparison().add("t", model=1, measured=1, grain=(-1, 0))
