@@ -228,7 +228,7 @@ MCLOCK_OPTIONS = ("osd_op_queue", "osd_mclock_profile", "osd_mclock_override_rec
                   "osd_mclock_scheduler_background_recovery_wgt",
                   "osd_mclock_scheduler_background_recovery_lim", "osd_mclock_max_capacity_iops_hdd",
                   "osd_mclock_max_capacity_iops_ssd", "osd_max_backfills", "osd_recovery_sleep_hdd",
-                  "osd_recovery_max_active_hdd")
+                  "osd_recovery_max_active_hdd", "osd_recovery_max_active_ssd")
 
 
 def mclock_settings(cluster, osd):
