@@ -893,8 +893,8 @@ if MCLOCK:
     mclock_cmp.assert_agree()
 
 # %% tags=["nbval-ignore-output"]
-if MCLOCK:
-    conclusions.render("""
+if MCLOCK:            # inside an if, the Markdown is no cell result: display it
+    display(conclusions.render("""
 - **mClock holds the slots.** After `osd_max_backfills 4` without the override, the OSDs gave
   {held} slot(s); your prediction was {guess}. The `{profile}` profile gives recovery a
   reservation of {res:g} and a limit of {lim:g} of the OSD's capacity (a limit of 0 means none).
@@ -907,7 +907,7 @@ if MCLOCK:
         lim=float(settings.get("osd_mclock_scheduler_background_recovery_lim", "nan")),
         victim=mrun["victim"], measured=mrun["clean"] - mrun["active"], model=model_mclock,
         sleep_applies=sleep_applies, override=c.release().mclock_override,
-        over=min(min(pair) for pair in overridden.values()))
+        over=min(min(pair) for pair in overridden.values())))
 
 # %% [markdown]
 # ## What the model said, what the cluster did
