@@ -855,11 +855,9 @@ if MCLOCK:
     sleep_applies = model_seconds(mrun, dict(max_backfills=held_default, recovery_sleep=0.1))
     # each PG's hand-off as the default run measured it (its gap per PG), at least 0.3 s
     handoff = max(0.3, ((d["clean"] - d["active"]) - model_default) / max(d["pgs_on"], 1))
-    # each push a round trip, max_active at a time: the client's 95th-percentile write in this run
-    push_s = float(np.percentile([lat for _, lat in mclock_load.ops], 95))
     in_flight = int(settings.get(f"osd_recovery_max_active_{CLS}", 3))
-    pushes_s = mrun["objects_on"] * push_s / in_flight
-    window = (STEP_S, STEP_S + handoff * mrun["pgs_on"] + pushes_s)
+    room = rh.recovery_window(mrun["objects_on"], mrun["pgs_on"], [lat for _, lat in mclock_load.ops],
+                              in_flight, handoff, step_s=STEP_S)
     mclock_cmp = Comparison()
     mclock_cmp.add("backfill slots after osd_max_backfills 4, no override (most on any OSD)", model=held_default,
                    measured=max(max(pair) for pair in held.values()), rel_tol=0,
@@ -867,11 +865,11 @@ if MCLOCK:
                    control=("the setting applies, as under wpq", 4))
     mclock_cmp.add("recovery under mClock (active -> clean)", model=model_mclock,
                    measured=mrun["clean"] - mrun["active"], unit="s", rel_tol=0,
-                   grain=(round(window[0], 1), round(window[1], 1)),
+                   grain=tuple(round(g, 1) for g in room["grain"]),
                    why=f"below: a recovery within one 2 s PG-stats step reads as 0 s; above: one more "
                        f"step, each PG's reservation hand-off ({handoff:.2f} s, measured in the "
-                       f"default run) and the pushes ({pushes_s:.1f} s: {push_s * 1000:.0f} ms each, "
-                       f"{in_flight} at a time)",
+                       f"default run) and the pushes ({room['pushes_s']:.1f} s: "
+                       f"{room['push_s'] * 1000:.0f} ms each, {in_flight} at a time)",
                    control=("the configured 0.1 s sleep applies", sleep_applies))
     mclock_cmp.add("backfill slots with the override, osd_max_backfills 3 (fewest on any OSD)", model=3,
                    measured=min(min(pair) for pair in overridden.values()), rel_tol=0,

@@ -13,6 +13,8 @@ import os
 import threading
 import time
 
+import numpy as np
+
 from cephlab.cluster import checksums
 from cephlab.core.errors import ClusterError
 from cephlab.core.poll import PollTimeout, poll_until
@@ -235,6 +237,27 @@ def mclock_settings(cluster, osd):
     """{option: value} of MCLOCK_OPTIONS as osd.N runs them (those this release has)."""
     shown = cluster.config_show(f"osd.{osd}")
     return {option: shown[option] for option in MCLOCK_OPTIONS if option in shown}
+
+
+def recovery_window(objects, pgs, push_latencies, in_flight, handoff_s, step_s=2.0):
+    """The room (below, above) in seconds around a recovery-time model that charges no sleep
+    (lab 08 under mClock), from what the model leaves out:
+    below: one PG-stats step (`step_s`): a recovery that ends within it can read as 0 s;
+    above: one more step, each of the `pgs` PGs' reservation hand-off (`handoff_s`, measured), and
+    the pushes: `objects` round trips, `in_flight` at a time (osd_recovery_max_active), each
+    charged the 95th percentile of `push_latencies` (the client's writes during the run, s).
+    Returns {"grain": (below, above), "push_s": p95, "pushes_s": objects x p95 / in_flight}."""
+    if objects < 0 or pgs < 0:
+        raise ValueError(f"objects and pgs must be >= 0, got {objects} and {pgs}")
+    if in_flight < 1:
+        raise ValueError(f"in_flight must be >= 1 (osd_recovery_max_active), got {in_flight}")
+    if handoff_s < 0 or step_s < 0:
+        raise ValueError(f"handoff_s and step_s must be >= 0 s, got {handoff_s} and {step_s}")
+    if len(push_latencies) == 0:
+        raise ValueError("push_latencies is empty: the client wrote nothing during the run")
+    push_s = float(np.percentile(push_latencies, 95))
+    pushes_s = objects * push_s / in_flight
+    return {"grain": (step_s, step_s + handoff_s * pgs + pushes_s), "push_s": push_s, "pushes_s": pushes_s}
 
 
 class ReservationWatch(threading.Thread):
