@@ -107,6 +107,9 @@ MiB = 2**20
 # - `osd_recovery_sleep_hdd` = 0.1 s: each OSD waits this long before *every* recovery push, one
 #   schedule per OSD (`OSD::do_recovery`). With one push per wake-up that is at most 10 objects/s
 #   per OSD — 40 MiB/s of 4 MiB objects, 10 MiB/s of our 1 MiB ones — however fast the disk is.
+#   Tentacle adds `osd_recovery_sleep_degraded_hdd` (also 0.1 s), which paces a PG with degraded
+#   objects in its place (ceph PR 62400), so there the lab's tuning sets both sleeps to 0 (`SLEEP`
+#   below names the one a failed OSD's PGs recover under).
 # - `osd_max_backfills` = 1: the slots of each OSD's *reservers*. Before a PG copies anything
 #   its primary takes a slot of its own local reserver and a slot of the remote reserver of the
 #   OSDs it writes to (Ceph docs, *doc/dev/osd_internals/recovery_reservation.rst* and
@@ -571,7 +574,10 @@ c = connect()
 osds = [int(o) for o in c.ceph("osd", "ls")]
 # The OSDs' own device class picks Ceph's _hdd or _ssd recovery defaults (the SSD sleep is 0)
 CLS = "hdd" if c.osd_rotational(osds[0]) else "ssd"
-TUNED = {f"osd_recovery_sleep_{CLS}": 0, "osd_max_backfills": 4, f"osd_recovery_max_active_{CLS}": 8}
+# Tentacle adds a sleep for degraded PGs beside the plain one: tuning sets every sleep there is
+SLEEP = c.release().recovery_sleep_option(CLS)          # the one a failed OSD's PGs recover under
+TUNED = {**{option: 0 for option in c.release().recovery_sleep_options(CLS)},
+         "osd_max_backfills": 4, f"osd_recovery_max_active_{CLS}": 8}
 leftovers = rh.undo_interrupted_run(c, [("osd", option) for option in TUNED])
 if leftovers:
     print("an earlier run was interrupted; undone:", ", ".join(leftovers))
@@ -580,9 +586,10 @@ c = lab.cluster
 lab.run_osds_under("wpq")      # the throttles modelled here are wpq's (Pacific's default scheduler)
 # what the measured runs' model gets: this cluster's defaults, then the tuned values
 RUN_SETTINGS = {"defaults": dict(max_backfills=int(c.config_get("osd", "osd_max_backfills")),
-                                 recovery_sleep=float(c.config_get("osd", f"osd_recovery_sleep_{CLS}"))),
+                                 recovery_sleep=float(c.config_get("osd", SLEEP))),
                 "tuned": dict(max_backfills=TUNED["osd_max_backfills"], recovery_sleep=0.0)}
-print(f"OSD data devices: {CLS} (as the OSDs decided); defaults here: {RUN_SETTINGS['defaults']}")
+print(f"OSD data devices: {CLS} (as the OSDs decided); defaults here: {RUN_SETTINGS['defaults']} "
+      f"(the sleep: {SLEEP}); tuned: {TUNED}")
 print(f"cluster {c.name}: {c.health()}, {len(osds)} OSDs")
 
 OBJECTS, OBJECT_SIZE = experiment.choice(my_objects, 192, "my_objects (Q5)", lab="08"), MiB
@@ -806,7 +813,7 @@ mclock_runs = {}
 if MCLOCK:
     for option in TUNED:            # the defaults again, as on a fresh cluster of this release
         lab.config_rm("osd", option)
-    lab.config_set("osd", f"osd_recovery_sleep_{CLS}", 0.1)   # wpq's HDD default, set on purpose
+    lab.config_set("osd", SLEEP, 0.1)     # wpq's HDD default for a degraded PG, set on purpose
     lab.run_osds_under(c.release().op_queue)
     lab.config_set("osd", "osd_max_backfills", 4)              # the tuned run's value, no override
     held = rh.wait_for_slots(c, osds, 4)

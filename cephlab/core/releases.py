@@ -52,6 +52,9 @@ class Release:
     # (libfuse3's fuse_opt_parse) but run without: the default pool `rbd`, the config from $CEPH_CONF
     rbd_fuse_takes_options: bool
     counters: dict[str, str] = field(default_factory=dict)  # Pacific name -> this release's name
+    # osd_recovery_sleep_degraded_{hdd,ssd,hybrid} exist and pace a degraded PG's recovery in
+    # place of osd_recovery_sleep_* (Tentacle, ceph PR 62400; wpq only, mClock ignores every sleep)
+    recovery_sleep_degraded: bool = False
     # cephx secrets (type, bytes): 1 = AES-128; Tentacle's mon accepts only 2 = AES-256 ("aes256k")
     cephx_key: tuple[int, int] = (1, 16)
 
@@ -62,6 +65,17 @@ class Release:
     @property
     def mclock_default(self) -> bool:
         return self.op_queue == "mclock_scheduler"
+
+    def recovery_sleep_option(self, device_class: str) -> str:
+        """The sleep that paces the recovery of a degraded PG on OSDs of `device_class` (hdd,
+        ssd, hybrid) under wpq: what the lab's model charges after a failure."""
+        kind = "degraded_" if self.recovery_sleep_degraded else ""
+        return f"osd_recovery_sleep_{kind}{device_class}"
+
+    def recovery_sleep_options(self, device_class: str) -> tuple[str, ...]:
+        """Every sleep that can pace recovery on `device_class` OSDs: what tuning must set to 0."""
+        plain = f"osd_recovery_sleep_{device_class}"
+        return (plain, self.recovery_sleep_option(device_class)) if self.recovery_sleep_degraded else (plain,)
 
     def counter(self, pacific_name: str) -> str:
         """This release's name for a perf counter Pacific calls `pacific_name`."""
@@ -81,7 +95,8 @@ TABLE: dict[int, Release] = {r.major: r for r in (
             mclock_override="osd_mclock_override_recovery_settings",
             mgr_support_files=("mgr_module.py", "mgr_util.py", "object_format.py", "cherrypy_mgr.py"),
             mgr_bcrypt_in_process=False, relative_class_dir=True, crushtool_stats_need_num_rep=True,
-            rbd_fuse_takes_options=False, counters=_REEF_COUNTERS, cephx_key=(2, 32)),
+            rbd_fuse_takes_options=False, counters=_REEF_COUNTERS, cephx_key=(2, 32),
+            recovery_sleep_degraded=True),
 )}
 WRITTEN_FOR = TABLE[ceph_version.WRITTEN_FOR]
 
@@ -137,7 +152,9 @@ def lab_differences(release: Release, major: int | None = None) -> list[tuple[st
                     f"{release.mclock_override}=true, so the lab restarts its OSDs under wpq for its "
                     "two wpq runs, then under mClock for a third part: the slots mClock holds, a "
                     "recovery with no sleep, the slots with the override (each modelled and "
-                    "measured); the clean-up cell puts mClock back"))
+                    "measured); the clean-up cell puts mClock back"
+                    + ("; its tuning also sets osd_recovery_sleep_degraded_* to 0, the sleep a "
+                       "degraded PG recovers under here" if release.recovery_sleep_degraded else "")))
     if not release.rbd_fuse_takes_options:
         out.append(("10 PostgreSQL on RBD", "Debian's rbd-fuse crashes when given any option, so the "
                                             "lab's image lives in the pool named rbd (rbd-fuse's "

@@ -196,3 +196,17 @@ def test_cephlab_up_says_it_first_even_when_quiet(tmp_path, monkeypatch, capsys)
         native.up("relnote", dir=folder, progress=False)
     err = capsys.readouterr().err
     assert "note: Ceph 19.2.3 squid is installed" in err and "lab 08 failure and recovery" in err
+
+
+@pytest.mark.parametrize("major, sleep, every", [
+    (16, "osd_recovery_sleep_hdd", ("osd_recovery_sleep_hdd",)),
+    (18, "osd_recovery_sleep_hdd", ("osd_recovery_sleep_hdd",)),
+    (20, "osd_recovery_sleep_degraded_hdd", ("osd_recovery_sleep_hdd", "osd_recovery_sleep_degraded_hdd")),
+])
+def test_the_sleep_a_degraded_pg_recovers_under(major, sleep, every):
+    # Tentacle's degraded sleep replaced the plain one for lab 08's failed OSD: tuning only the
+    # plain one left 42 s of sleeps in its "tuned" run (three runs on 20.2.4)
+    rel = releases.for_major(major)
+    assert rel.recovery_sleep_option("hdd") == sleep
+    assert rel.recovery_sleep_options("hdd") == every
+    assert rel.recovery_sleep_options("ssd")[-1].endswith("_ssd")
