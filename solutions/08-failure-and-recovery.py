@@ -802,10 +802,10 @@ durability
 # wait? Third, the slots after the override and `osd_max_backfills 3`.
 #
 # **Predict before you run:** how many backfill slots will each OSD give after
-# `osd_max_backfills 4` without the override? Store it in `my_mclock_slots`.
+# `osd_max_backfills 4` without the override? Store it in `predicted_mclock_slots`.
 
 # %%
-my_mclock_slots = 1  # SOLUTION
+predicted_mclock_slots = 1  # SOLUTION
 
 # %% tags=["nbval-ignore-output"]
 MCLOCK = lab.runs_mclock_by_default()
@@ -884,7 +884,7 @@ if MCLOCK:
                    control=("mClock still holds it", held_default))
     mclock_table = mclock_cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees",
                                        "control", "control fails"]]
-    your = globals().get("my_mclock_slots")
+    your = globals().get("predicted_mclock_slots")
     mclock_table.insert(0, "your prediction", [your if isinstance(your, (int, float)) else None, None, None])
     display(mclock_table)
     fig, ax = plots.figure()
