@@ -176,14 +176,20 @@ def reservations(cluster, osds):
     `ceph tell osd.N dump_recovery_reservations`: the reservers osd_max_backfills sizes. A PG
     backfills or recovers only while it holds its primary's local slot and its targets' remote
     ones. An OSD that does not answer (down) is left out."""
+    return {osd: tuple(sorted(item["item"] for item in dump[side]["in_progress"])
+                       for side in ("local_reservations", "remote_reservations"))
+            for osd, dump in _reserver_dumps(cluster, osds).items()}
+
+
+def _reserver_dumps(cluster, osds):
+    """{osd: `ceph tell osd.N dump_recovery_reservations`} of the OSDs that answer (a down OSD
+    holds no slot and is left out)."""
     out = {}
     for osd in osds:
         try:
-            dump = cluster.client.send({"prefix": "dump_recovery_reservations"}, ("osd", osd), timeout=5)
-        except ClusterError:        # a down OSD holds no slot
+            out[osd] = cluster.client.send({"prefix": "dump_recovery_reservations"}, ("osd", osd), timeout=5)
+        except ClusterError:
             continue
-        out[osd] = tuple(sorted(item["item"] for item in dump[side]["in_progress"])
-                         for side in ("local_reservations", "remote_reservations"))
     return out
 
 
@@ -192,15 +198,8 @@ def reserver_slots(cluster, osds):
     `ceph tell osd.N dump_recovery_reservations`. This is the osd_max_backfills the OSD works
     with, whatever the config database holds: under mClock it stays at its default unless
     osd_mclock_override_recovery_settings is true. An OSD that does not answer is left out."""
-    out = {}
-    for osd in osds:
-        try:
-            dump = cluster.client.send({"prefix": "dump_recovery_reservations"}, ("osd", osd), timeout=5)
-        except ClusterError:
-            continue
-        out[osd] = (int(dump["local_reservations"]["max_allowed"]),
-                    int(dump["remote_reservations"]["max_allowed"]))
-    return out
+    return {osd: (int(dump["local_reservations"]["max_allowed"]), int(dump["remote_reservations"]["max_allowed"]))
+            for osd, dump in _reserver_dumps(cluster, osds).items()}
 
 
 def slots_text(slots):
