@@ -863,11 +863,13 @@ if MCLOCK:
     # each PG's hand-off as the default run measured it (its gap per PG), at least 0.3 s
     handoff = max(0.3, ((d["clean"] - d["active"]) - model_default) / max(d["pgs_on"], 1))
     in_flight = int(settings.get(f"osd_recovery_max_active_{CLS}", 3))
+    held_most = max(max(pair) for pair in held.values())              # any OSD above 1 breaks the hold
+    overridden_fewest = min(min(pair) for pair in overridden.values())  # any OSD below 3 ignored it
     room = rh.recovery_window(mrun["objects_on"], mrun["pgs_on"], [lat for _, lat in mclock_load.ops],
                               in_flight, handoff, step_s=STEP_S)
     mclock_cmp = Comparison()
     mclock_cmp.add("backfill slots after osd_max_backfills 4, no override (most on any OSD)", model=held_default,
-                   measured=max(max(pair) for pair in held.values()), rel_tol=0,
+                   measured=held_most, rel_tol=0,
                    why="whole numbers from each OSD's dump_recovery_reservations",
                    control=("the setting applies, as under wpq", 4))
     mclock_cmp.add("recovery under mClock (active -> clean)", model=model_mclock,
@@ -879,7 +881,7 @@ if MCLOCK:
                        f"{room['push_s'] * 1000:.0f} ms each, {in_flight} at a time)",
                    control=("the configured 0.1 s sleep applies", sleep_applies))
     mclock_cmp.add("backfill slots with the override, osd_max_backfills 3 (fewest on any OSD)", model=3,
-                   measured=min(min(pair) for pair in overridden.values()), rel_tol=0,
+                   measured=overridden_fewest, rel_tol=0,
                    why="whole numbers from each OSD's dump_recovery_reservations",
                    control=("mClock still holds it", held_default))
     mclock_table = mclock_cmp.table()[["model", "measured", "measured/model", "tolerance", "agrees",
@@ -907,12 +909,12 @@ if MCLOCK:            # inside an if, the Markdown is no cell result: display it
   PGs active to all clean, against {model:.1f} s in the model without a sleep. With the configured
   0.1 s sleep they would have needed {sleep_applies:.1f} s or more.
 - **The override.** With `{override}` = true, `osd_max_backfills 3` gave {over} slots.
-""", held=max(max(pair) for pair in held.values()), guess=your if isinstance(your, (int, float)) else "not given", objects=mrun["objects_on"],
+""", held=held_most, guess=your if isinstance(your, (int, float)) else "not given", objects=mrun["objects_on"],
         profile=settings.get("osd_mclock_profile"), res=float(settings.get("osd_mclock_scheduler_background_recovery_res", "nan")),
         lim=float(settings.get("osd_mclock_scheduler_background_recovery_lim", "nan")),
         victim=mrun["victim"], measured=mrun["clean"] - mrun["active"], model=model_mclock,
         sleep_applies=sleep_applies, override=c.release().mclock_override,
-        over=min(min(pair) for pair in overridden.values())))
+        over=overridden_fewest))
 
 # %% [markdown]
 # ## What the model said, what the cluster did
