@@ -4,6 +4,7 @@ spread, and its negative control."""
 from __future__ import annotations
 
 import json
+import math
 import types
 from pathlib import Path
 
@@ -79,11 +80,14 @@ def test_pairing_cancels_what_a_round_does_as_a_whole():
     assert row.rel_tol == readmix.MIN_TOL and row.agrees and row.control_fails
 
 
-def test_the_tolerance_is_half_the_range_of_the_paired_ratios():
+def test_the_tolerance_adds_the_runs_noise_and_the_floor_in_quadrature():
+    """Half range 15 % (ratios 0.9, 1.0, 1.2) and the 10 % floor: sqrt(0.15^2 + 0.10^2) = 18.0 %,
+    more than either alone; with no spread the tolerance is the floor."""
     rounds = _rounds(508.0, 4183.0, {70: [0.9, 1.0, 1.2]})
     pair = readmix.paired(rounds).loc[70]
     assert (pair["ratio"], pair["half range"]) == (pytest.approx(1.0), pytest.approx(0.15))
-    assert readmix.compare(rounds).rows[0].rel_tol == pytest.approx(0.15)
+    assert readmix.compare(rounds).rows[0].rel_tol == pytest.approx(0.1803, abs=1e-4)
+    assert readmix.tolerance(pd.Series({"half range": 0.0})) == readmix.MIN_TOL
 
 
 def test_a_linear_cluster_fails_the_harmonic_model():
@@ -144,26 +148,33 @@ def test_the_allowance_is_one_sided_and_still_rejects_wrong_models():
 def test_real_sweeps_agree_and_reject_the_linear_mix():
     """Three real sweeps (tests/unit/data/readmix_sweeps.json). Their ends spread 13-50 % over the
     rounds, so the unpaired tolerances reached ±38-47 %; paired, every point agrees, every linear
-    control is rejected, and no tolerance exceeds 20 %."""
+    control is rejected, no point's rounds spread more than +-20 % (half range) and so no
+    tolerance exceeds sqrt(0.20^2 + 0.10^2) = 22.4 %."""
     for sweep in SWEEPS["sweeps"]:
         cmp = readmix.compare(pd.DataFrame(sweep))
         cmp.assert_agree()
         assert all(r.control_fails for r in cmp.rows)
-        assert max(r.rel_tol for r in cmp.rows) <= 0.2
+        assert readmix.paired(pd.DataFrame(sweep))["half range"].max() <= 0.2
+        assert max(r.rel_tol for r in cmp.rows) <= 0.224
 
 
 def test_the_floor_covers_how_far_whole_runs_moved():
     """MIN_TOL is the run-to-run spread: every separate run on record (3 sweeps, 2 bench runs,
-    the CI run whose 30 % row failed under the old 5 % floor at x0.87, and the committed
-    solution's run) lies inside the check's bounds, and the old floor would not have held them."""
+    the CI run whose 30 % row failed under the old 5 % floor at x0.87, the committed solution's
+    run, and the CI run whose 50 % row failed at x1.155 with its rounds spread +-14 %) lies inside
+    the check's bounds. The old 5 % floor would not have held them, nor would the larger of the
+    two errors in place of their sum in quadrature."""
     runs = SWEEPS["between_runs"]["runs"]
     rows = [row for run in runs for pct, row in run.items() if pct != "run"]
-    assert len(rows) == 19 and min(r["ratio"] for r in rows) == 0.819
+    assert len(rows) == 20 and min(r["ratio"] for r in rows) == 0.819
 
-    def agree(floor):           # each run's point through the lab's own check, model 1 = its ratio
+    def agree(floor, combine=math.hypot):   # each run's point through the lab's check, model 1
         cmp = Comparison()
         for r in rows:
-            cmp.add("IOPS", model=1.0, measured=r["ratio"], rel_tol=floor, below=r["lock_wait"])
+            cmp.add("IOPS", model=1.0, measured=r["ratio"], rel_tol=combine(r.get("half_range", 0.0), floor),
+                    below=r["lock_wait"])
         return [row.agrees for row in cmp.rows]
     assert all(agree(readmix.MIN_TOL))
+    assert readmix.tolerance(pd.Series({"half range": 0.14})) == pytest.approx(math.hypot(0.14, readmix.MIN_TOL))
     assert not all(agree(0.05))
+    assert not all(agree(readmix.MIN_TOL, combine=max))
