@@ -707,10 +707,10 @@ run.check("my_iops_ratio", my_iops_ratio, "iops_ratio",
 # The model's inputs are the measured ends, so the check tests only the *shape*. It is paired:
 # each round's point is divided by the model fed with that same round's ends (`readmix.paired`),
 # so whatever the machine did to a whole round — a busy moment, slow drift — cancels. Its
-# tolerance is the run's own noise: half the range of those ratios over the three rounds,
-# relative to their median, and never under 10 %, how far a whole run's ratios moved between
-# separate runs on the CI machines (`readmix.tolerance`; the runs are kept in the tests'
-# data). Unpaired, the ends alone have spread 13–50 % over three rounds on the 2-core CI
+# tolerance adds two independent errors in quadrature, *√(h² + 0.10²)*: the run's own noise *h*,
+# half the range of those ratios over the three rounds relative to their median, and 10 %, how
+# far a whole run's ratios moved between separate runs on the CI machines (`readmix.tolerance`;
+# the runs are kept in the tests' data). Unpaired, the ends alone have spread 13–50 % over three rounds on the 2-core CI
 # machine, enough to hide the difference between the two shapes. Below the model it allows
 # more, for one effect the harmonic mean leaves out and that can only slow a mix (explained
 # after the plot): a read waits while a write to its object is in flight. The extra room
@@ -780,9 +780,10 @@ conclusions.render("""
 #   Every OSD of this lab shares that one disk, so the rule gives *device IOPS × 1 disk / (3
 #   replicas × 2 WAL writes)* client writes per second, and seed 004's 10^4 IOPS per core says two
 #   cores would allow 20,000. `rados bench` reaches far less than either.
-# - **The CPU is the bottleneck here, not the disk.** Each client write costs this cluster a few
-#   CPU milliseconds (three OSD ops, the RocksDB WAL, the messenger, the client), so one core
-#   does a few hundred writes per second, not 10^4, and the host's cores are busy the whole run
+# - **The CPU is the bottleneck here, not the disk.** Each client write costs this cluster the
+#   CPU time in the cost column above (three OSD ops, the RocksDB WAL, the messenger, the
+#   client), so one core does at least five times fewer writes per second than seed 004's 10^4
+#   (the IOPS per core column), and the host's cores are busy the whole run
 #   while the disk has headroom. Seed 004's figure was Hammer on bare-metal Xeons with the
 #   OSDs spread over many cores; here every daemon and the client share two virtual cores.
 #   Measure your own per-core figure before you plan. On a machine shared with other work the
