@@ -8,7 +8,7 @@ import pytest
 
 from cephlab.backends.native import conf
 from cephlab.backends.native import lifecycle as native
-from cephlab.core import ceph_version, releases
+from cephlab.core import ceph_version, mgr_files, releases
 
 # `ceph --version` of Debian 12, Ubuntu 22.04's Quincy, upstream Reef and Squid, and a vendor build
 PACIFIC = "ceph version 16.2.15 (618f440892089921c3e944a991122ddc44e60516) pacific (stable)"
@@ -128,18 +128,18 @@ def test_mgr_modules_wait_until_listed_then_pass():
     assert native.mgr_module_gaps({"available": True, "available_modules": []}, {}) == \
         ["mgr modules not loaded yet"]
     assert native.mgr_module_gaps({"available": False}, {}) == ["mgr modules not loaded yet"]
-    dump = {"available": True, "available_modules": [_module(m) for m in conf.MGR_MODULES]}
+    dump = {"available": True, "available_modules": [_module(m) for m in mgr_files.MGR_MODULES]}
     assert native.mgr_module_gaps(dump, {}) == []
 
 
 def test_a_module_that_cannot_run_fails_at_once_naming_it_and_why():
     pyo3 = "PyO3 modules do not yet support subinterpreters"
-    dump = {"available": True, "available_modules": [_module(m, False, pyo3) for m in conf.MGR_MODULES]
+    dump = {"available": True, "available_modules": [_module(m, False, pyo3) for m in mgr_files.MGR_MODULES]
             + [_module("dashboard", False, "not ours")]}
     with pytest.raises(native.MgrModuleFailed, match=f"balancer: {pyo3}") as e:
         native.mgr_module_gaps(dump, {})
-    assert f"and {len(conf.MGR_MODULES) - 4} more" in str(e.value) and "dashboard" not in str(e.value)
-    ok = {"available": True, "available_modules": [_module(m) for m in conf.MGR_MODULES]}
+    assert f"and {len(mgr_files.MGR_MODULES) - 4} more" in str(e.value) and "dashboard" not in str(e.value)
+    ok = {"available": True, "available_modules": [_module(m) for m in mgr_files.MGR_MODULES]}
     error = {"MGR_MODULE_ERROR": {"summary": {"message": "Module 'devicehealth' has failed: disk I/O error"}}}
     with pytest.raises(native.MgrModuleFailed, match="devicehealth' has failed: disk I/O error"):
         native.mgr_module_gaps(ok, error)

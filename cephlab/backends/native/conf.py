@@ -15,24 +15,6 @@ OSD_MEMORY_TARGET_MIN = 939524096
 BLUESTORE_BLOCK_SIZE = "8G"       # apparent size of each OSD's sparse block file
 FILESTORE_JOURNAL_MIB = 512
 
-# Modules the mgr always loads in Pacific, plus those the labs use. The mgr imports every
-# module found in its module path at start, so a path holding only these starts faster.
-MGR_MODULES = ("balancer", "crash", "devicehealth", "orchestrator", "pg_autoscaler",
-               "progress", "rbd_support", "status", "telemetry", "volumes", "iostat")
-# Reef's mgr_util imports bcrypt, a PyO3 extension that refuses to load in the mgr's second and
-# later Python sub-interpreters (Ceph tracker 64213), so every module failed to load. The lab's
-# modules never hash a password (that is the dashboard's); this stand-in, first on the mgr's module
-# path, lets mgr_util import and says so if anything ever calls it.
-BCRYPT_STAND_IN = '''"""Written by cephlab: bcrypt stand-in for the lab's ceph-mgr (cephlab/backends/native/conf.py)."""
-
-
-def _unavailable(*args, **kwargs):
-    raise RuntimeError("bcrypt is not available in the lab cluster's mgr (PyO3 extensions cannot "
-                       "load in its sub-interpreters on this Ceph release)")
-
-
-gensalt = hashpw = checkpw = _unavailable
-'''
 
 
 def make_key(kind=(1, 16)):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from cephlab.backends.native import conf as cconf
 from cephlab.backends.native import daemons, paths
-from cephlab.core import diskspace, mounts, proc, releases, run, teardown
+from cephlab.core import diskspace, mgr_files, mounts, proc, releases, run, teardown
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterError, SetupError
 from cephlab.core.lock import cluster_lock
@@ -137,11 +137,10 @@ def _link_mgr_modules(d, mgr_bin, release):
         raise SetupError("ceph-mgr's Python modules are missing (no mgr_module.py in "
                          f"/usr/share/ceph/mgr); reinstall with: {paths.INSTALL_HINT}")
     dest = Path(d) / "mgr-modules"
-    for name in cconf.MGR_MODULES + release.mgr_support_files:
+    for name in mgr_files.MGR_MODULES + release.mgr_support_files:
         if (src / name).exists() and not (dest / name).exists():
             (dest / name).symlink_to(src / name)
-    if release.mgr_bcrypt_in_process:
-        (dest / "bcrypt.py").write_text(cconf.BCRYPT_STAND_IN)
+    mgr_files.write(release, dest)
 
 
 def _start_folder(d, state):
@@ -290,7 +289,7 @@ def mgr_module_gaps(mgr_dump, health_checks) -> list[str]:
     (available_modules, with can_run and error_string) once it has imported them, and reports a
     module that fails later as the health check MGR_MODULE_ERROR.
     """
-    modules = [m for m in mgr_dump.get("available_modules", []) if m.get("name") in cconf.MGR_MODULES]
+    modules = [m for m in mgr_dump.get("available_modules", []) if m.get("name") in mgr_files.MGR_MODULES]
     if not mgr_dump.get("available") or not modules:
         return ["mgr modules not loaded yet"]
     failed = [f"{m['name']}: {m.get('error_string') or 'cannot run'}" for m in modules
