@@ -58,7 +58,7 @@ foreign_base() {
     local local_base="localhost/debian:bookworm-$ARCH"
     if ! has_image "$local_base" && has_image localhost/debian:bookworm; then
         say "base $local_base: vagrant/provision/build-image.sh --base-only --arch $ARCH (debootstrap under emulation)" >&2
-        bash "$ROOT/vagrant/provision/build-image.sh" --base-only --arch "$ARCH" >&2 \
+        CEPHLAB_SUITE=bookworm bash "$ROOT/vagrant/provision/build-image.sh" --base-only --arch "$ARCH" >&2 \
             || die "the $ARCH base failed; run: sudo bash vagrant/provision/build-image.sh --base-only --arch $ARCH"
     fi
     if has_image "$local_base"; then echo "$local_base"

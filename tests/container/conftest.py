@@ -36,7 +36,7 @@ def image(tmp_path_factory):
     state = tmp_path_factory.mktemp("base")
     t0 = time.monotonic()
     run.run(["bash", ROOT / "vagrant/provision/build-image.sh", "--base-only"], what="the Debian base image",
-            env={**os.environ, "CEPHLAB_STATE": str(state)}, timeout=900)
+            env={**os.environ, "CEPHLAB_STATE": str(state), "CEPHLAB_SUITE": "bookworm"}, timeout=900)
     times["base image"] = round(time.monotonic() - t0, 1)
     t0 = time.monotonic()
     build = run.run(["bash", ROOT / "container/build.sh"], what="make image", check=False,

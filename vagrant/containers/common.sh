@@ -35,6 +35,9 @@ NET="${CEPHLAB_CEPHADM_SUBNET:-$(setting private_network 192.168.56)}"
 FIRST_HOST="$(setting first_host 11)"
 HEALTH_TIMEOUT="${CEPHLAB_CEPHADM_HEALTH_TIMEOUT:-$(setting health_timeout_s 1200)}"
 DASHBOARD="$(setting dashboard false)"
+# Empty: Debian's Ceph of this machine's cephadm package (Pacific on Debian 12). A suite, e.g.
+# trixie: that suite's Ceph (Reef), in images and node containers built from that suite.
+SUITE="${CEPHLAB_CEPHADM_SUITE:-}"
 
 node_name() { printf '%s%s\n' "$PREFIX" "$1"; }
 node_ip() { printf '%s.%s\n' "$NET" "$((FIRST_HOST + $1 - 1))"; }

@@ -15,6 +15,8 @@
 #   CEPHLAB_CEPHADM_NODES, CEPHLAB_CEPHADM_OSD_DISKS, CEPHLAB_CEPHADM_OSD_DISK_GB,
 #   CEPHLAB_CEPHADM_SUBNET (e.g. 10.89.56), CEPHLAB_CEPHADM_HEALTH_TIMEOUT   override settings.yml
 #   CEPHLAB_CEPHADM_REBUILD=1        build the images again even if the cached ones match
+#   CEPHLAB_CEPHADM_SUITE            a Debian suite (e.g. trixie: Ceph 18.2 Reef) whose Ceph the
+#                                    images and nodes get; default: this machine's cephadm package's
 # Out: the export folder holds ceph.conf, keyring (client.admin, mode 0600) and cluster.json
 #   (fsid, nodes with addresses, image, network, osds); from the host:
 #   ceph -c <export>/ceph.conf -k <export>/keyring status
@@ -47,13 +49,15 @@ preflight() {
 
 # The images are cached by a key: a hash of everything that goes into them.
 ceph_key() {
-    { cat "$PROVISION_SRC/build-image.sh" "$PROVISION_SRC/lib.sh"; dpkg-query -W -f='${Version}\n' cephadm
-      podman --version; printf 'dashboard=%s\n' "$DASHBOARD"; } | sha256sum | cut -c1-16
+    { cat "$PROVISION_SRC/build-image.sh" "$PROVISION_SRC/lib.sh"; printf '%s\n' "$1"
+      podman --version; printf 'dashboard=%s\n' "$DASHBOARD"; cat "$STATE"/mgr-files/* 2> /dev/null || true
+    } | sha256sum | cut -c1-16
 }
 node_key() {
-    { cat "$CONTAINERS_DIR"/node/*; dpkg-query -W -f='${Version}\n' cephadm; podman --version
-      podman image inspect --format '{{.Id}}' localhost/debian:bookworm; } | sha256sum | cut -c1-16
+    { cat "$CONTAINERS_DIR"/node/*; printf '%s\n' "$1"; podman --version
+      podman image inspect --format '{{.Id}}' "$(base_image)"; } | sha256sum | cut -c1-16
 }
+base_image() { printf 'localhost/debian:%s\n' "${SUITE:-bookworm}"; }
 
 image_has_key() {
     [ "$(podman image inspect --format '{{index .Labels "org.cephlab.key"}}' "$1" 2> /dev/null)" = "$2" ]
@@ -70,14 +74,53 @@ remoto_wheel() {
         || die "could not download the remoto wheel: pip wheel --no-deps -w vagrant/provision/wheels remoto==1.2.1"
 }
 
+# The Debian Ceph version the images pin: this machine's cephadm package's, or that of the suite
+# asked for (read in that suite's base image, which build-image.sh makes first).
+ceph_version() {
+    if [ -z "$SUITE" ]; then
+        dpkg-query -W -f='${Version}' cephadm 2> /dev/null \
+            || die "the images pin Debian's Ceph to the version of this machine's cephadm package: apt-get install cephadm" 2
+        return 0
+    fi
+    CEPHLAB_STATE="$STATE/host" CEPHLAB_LOG="$STATE/host/provision.log" CEPHLAB_SUITE="$SUITE" \
+        bash "$PROVISION_SRC/build-image.sh" --ceph-version > /dev/null \
+        || die "no Ceph version for Debian $SUITE: see $STATE/host/provision.log"
+    cat "$STATE/host/ceph-version"
+}
+
+# The release table's extra mgr files for this release (cephlab/core/mgr_files.py), for the image.
+mgr_files() {
+    local py="$VAGRANT_DIR/../.venv/bin/python"
+    rm -rf "$STATE/mgr-files"
+    mkdir -p "$STATE/mgr-files"
+    [ -x "$py" ] || { log "no .venv here: the Ceph image gets no extra mgr files (make lab first)"; return 0; }
+    (cd "$VAGRANT_DIR/.." && "$py" -m cephlab.core.mgr_files "${1%%.*}" "$STATE/mgr-files" > /dev/null) \
+        || die "could not write the mgr files of Ceph $1: .venv/bin/python -m cephlab.core.mgr_files ${1%%.*} DIR"
+}
+
+# Reef and later: the mgr's cryptography wheels (MGR_CRYPTO_WHEELS of build-image.sh), fetched
+# here for the same reason as remoto's.
+crypto_wheels() {
+    local py="$VAGRANT_DIR/../.venv/bin/python" pins
+    pins="$(awk -F'"' '/^MGR_CRYPTO_WHEELS=/ {print $2}' "$PROVISION_SRC/build-image.sh")"
+    [ -x "$py" ] || py="$(command -v python3)"
+    log "mgr cryptography: pip download $pins into provision/wheels/ (for the image build)"
+    # shellcheck disable=SC2086
+    "$py" -m pip download -q --no-deps --only-binary=:all: --python-version 3.13 --implementation cp \
+        --platform manylinux_2_28_x86_64 --platform manylinux2014_x86_64 --platform any \
+        -d "$PROVISION_SRC/wheels" $pins \
+        || die "could not download $pins: pip download --no-deps -d vagrant/provision/wheels $pins"
+}
+
 images() {
     local release version t0 ckey nkey rebuild=0 force="${CEPHLAB_CEPHADM_REBUILD:-0}"
-    version="$(dpkg-query -W -f='${Version}' cephadm 2> /dev/null)" \
-        || die "the images pin Debian's Ceph to the version of this machine's cephadm package: apt-get install cephadm" 2
+    mkdir -p "$STATE/host"
+    version="$(ceph_version)"
     release="$(printf '%s' "$version" | sed -e 's/^[0-9]*://' -e 's/[+~-].*//')"
     CEPH_IMAGE="localhost/ceph:v$release-loop"
     NODE_IMAGE="localhost/cephlab-node:v$release"
-    ckey="$(ceph_key)"
+    mgr_files "$release"
+    ckey="$(ceph_key "$version")"
     step "images: $CEPH_IMAGE (key $ckey) and $NODE_IMAGE"
     t0=$SECONDS
     if [ "$force" != 1 ] && image_has_key "$CEPH_IMAGE" "$ckey"; then
@@ -87,22 +130,24 @@ images() {
         # builds it again (podman's layer cache keeps the steps whose text did not change)
         if podman image exists "$CEPH_IMAGE"; then podman untag "localhost/ceph:v$release" > /dev/null 2>&1 || true; fi
         [ "$force" = 1 ] && rebuild=1
-        remoto_wheel
+        if [ "${release%%.*}" -ge 17 ]; then crypto_wheels; else remoto_wheel; fi
         log "Ceph image: vagrant/provision/build-image.sh (rebuild $rebuild; minutes; log $STATE/host/provision.log)"
         CEPHLAB_STATE="$STATE/host" CEPHLAB_LOG="$STATE/host/provision.log" CEPHLAB_REBUILD="$rebuild" \
-            CEPHLAB_DASHBOARD="$DASHBOARD" bash "$PROVISION_SRC/build-image.sh" \
+            CEPHLAB_DASHBOARD="$DASHBOARD" CEPHLAB_SUITE="${SUITE:-}" CEPHLAB_MGR_FILES="$STATE/mgr-files" \
+            bash "$PROVISION_SRC/build-image.sh" \
             || die "the Ceph image build failed: see $STATE/host/provision.log and $STATE/host/image-build/build.log"
         log "allowing loop devices as OSD disks: $CEPH_IMAGE"
         printf 'FROM localhost/ceph:v%s\nENV CEPH_VOLUME_ALLOW_LOOP_DEVICES=true\nLABEL org.cephlab.key=%s cephlab=cephadm\n' \
             "$release" "$ckey" | podman build -q -t "$CEPH_IMAGE" -f - "$STATE" > /dev/null \
             || die "podman build of $CEPH_IMAGE failed"
     fi
-    nkey="$(node_key)"
+    nkey="$(node_key "$version")"
     if [ "$force" != 1 ] && image_has_key "$NODE_IMAGE" "$nkey"; then
         log "$NODE_IMAGE: cached (key $nkey), no build"
     else
         log "node image: systemd, sshd, chrony, podman, cephadm $version (key $nkey; log $STATE/node-build.log)"
-        podman build --network host --build-arg "CEPH_VERSION=$version" --label "org.cephlab.key=$nkey" \
+        podman build --network host --build-arg "CEPH_VERSION=$version" --build-arg "BASE=$(base_image)" \
+            --label "org.cephlab.key=$nkey" \
             --label "$LABEL" -t "$NODE_IMAGE" "$CONTAINERS_DIR/node" > "$STATE/node-build.log" 2>&1 \
             || { tail -n 20 "$STATE/node-build.log"; die "node image build failed: see $STATE/node-build.log (is the Debian mirror reachable?)"; }
     fi

@@ -5,11 +5,18 @@
 #   CEPHLAB_MIRROR     Debian mirror (default: the first one this node's apt uses)
 #   CEPHLAB_DASHBOARD  true to include the dashboard module
 #   CEPHLAB_REBUILD    1 to build the Ceph image again from scratch (e.g. after a Debian point release)
-# The mgr's cephadm module needs remoto, which Debian 12 does not package: it comes from PyPI, or,
+#   CEPHLAB_SUITE      the Debian suite of the images (default: this machine's own, else bookworm);
+#                      another suite than this machine's (trixie on a Debian 12 host: Ceph 18.2 Reef)
+#                      takes Debian's Ceph version of that suite instead of this machine's cephadm's
+#   CEPHLAB_MGR_FILES  a folder of files to put on the mgr's module path in the image (e.g. the
+#                      bcrypt stand-in Reef's mgr needs, cephlab/core/releases.py); default none
+# Pacific's mgr cephadm module needs remoto, which Debian 12 does not package: it comes from PyPI, or,
 # when PyPI is unreachable too, from a wheel put in vagrant/provision/wheels/ beforehand with
 #   pip wheel --no-deps -w vagrant/provision/wheels remoto==1.2.1
 # The image's name goes to /var/lib/cephlab/offline-image.
 #   --base-only              the Debian base image alone (container/build.sh uses it for the lab image)
+#   --ceph-version           the base image, and the Ceph version the images pin written to
+#                            $CEPHLAB_STATE/ceph-version (vagrant/containers/up.sh names its images by it)
 #   --base-only --arch arm64 a base for another architecture, localhost/debian:bookworm-arm64, for
 #                            CEPHLAB_PLATFORM=linux/arm64 builds; debootstrap runs its second stage
 #                            under qemu-user (container/emulation.sh sets that up)
@@ -18,7 +25,16 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 require_root
 
 REMOTO="remoto==1.2.1"
-BASE=localhost/debian:bookworm
+# Reef's mgr runs each module in a Python sub-interpreter, where Debian 13's cryptography (43,
+# PyO3 0.22) refuses to load at all ("PyO3 modules compiled for CPython 3.8 or older may only be
+# initialized once per interpreter process"), so the cephadm module cannot import. These releases
+# (PyO3 0.18) load in one sub-interpreter per process: enough when cephadm is their only importer
+# (ceph tracker 64213; Tentacle moves the mgr's cryptography out of process instead).
+MGR_CRYPTO_WHEELS="cryptography==40.0.2 pyOpenSSL==23.1.1"
+host_suite() { awk -F= '$1 == "VERSION_CODENAME" {gsub(/"/, "", $2); print $2}' /etc/os-release 2> /dev/null || true; }
+SUITE="${CEPHLAB_SUITE:-$(host_suite)}"
+SUITE="${SUITE:-bookworm}"
+BASE="localhost/debian:$SUITE"
 # --arch: empty is the host's own architecture, with the tag CI and the Ceph image use
 ARCH=""
 WORK="$CEPHLAB_STATE/image-build"
@@ -31,7 +47,7 @@ first_mirror() {
 }
 
 base_image() {
-    step "image: Debian 12 base image $BASE (debootstrap minbase)"
+    step "image: Debian $SUITE base image $BASE (debootstrap minbase)"
     if podman image exists "$BASE"; then log "already built"; return 0; fi
     apt_install debootstrap
     local mirror="${CEPHLAB_MIRROR:-$(first_mirror)}"
@@ -46,19 +62,83 @@ base_image() {
         import_args=(--arch "$ARCH" --os linux)
     fi
     log "debootstrap ${arch_args[*]} from $mirror (about a minute; under emulation several)"
-    debootstrap --variant=minbase "${arch_args[@]}" bookworm "$WORK/rootfs" "$mirror" > "$WORK/debootstrap.log" 2>&1 \
+    debootstrap --variant=minbase "${arch_args[@]}" "$SUITE" "$WORK/rootfs" "$mirror" > "$WORK/debootstrap.log" 2>&1 \
         || die "debootstrap failed: see $WORK/debootstrap.log"
-    # the node's own apt sources (updates, security): the image gets the Ceph packages the node has
-    [ -f /etc/apt/sources.list ] && cp /etc/apt/sources.list "$WORK/rootfs/etc/apt/sources.list"
-    cp -a /etc/apt/sources.list.d/. "$WORK/rootfs/etc/apt/sources.list.d/"
+    if [ "$SUITE" = "$(host_suite)" ]; then
+        # the node's own apt sources (updates, security): the image gets the Ceph packages the node has
+        if [ -f /etc/apt/sources.list ]; then cp /etc/apt/sources.list "$WORK/rootfs/etc/apt/sources.list"; fi
+        cp -a /etc/apt/sources.list.d/. "$WORK/rootfs/etc/apt/sources.list.d/"
+    else
+        suite_sources "$mirror" > "$WORK/rootfs/etc/apt/sources.list.d/debian.sources"
+        rm -f "$WORK/rootfs/etc/apt/sources.list"
+    fi
     tar -C "$WORK/rootfs" -c . | podman import "${import_args[@]}" - "$BASE" > /dev/null
     rm -rf "$WORK/rootfs"
     log "imported $BASE"
 }
 
+# A suite's apt sources as an installation of it has them: a stable release with its updates and
+# security suites, unstable alone.
+suite_sources() {
+    local mirror="$1" suites="$SUITE $SUITE-updates"
+    [ "$SUITE" = sid ] && suites=sid
+    printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+        "$mirror" "$suites"
+    [ "$SUITE" = sid ] && return 0
+    printf '\nTypes: deb\nURIs: http://deb.debian.org/debian-security\nSuites: %s-security\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+        "$SUITE"
+}
+
+# The version of Debian's cephadm package the images pin: this machine's own, or, for another
+# suite, the one that suite's archive offers (asked inside its base image).
+ceph_version() {
+    if [ "$SUITE" = "$(host_suite)" ] || [ -z "${CEPHLAB_SUITE:-}" ]; then
+        dpkg-query -W -f='${Version}' cephadm
+        return 0
+    fi
+    # ulimits within the hard limits of the lab's CI machines (podman's defaults exceed them)
+    podman run --rm --network host --ulimit nofile=20000:20000 --ulimit nproc=32768:32768 "$BASE" bash -c \
+        'apt-get update -qq > /dev/null && apt-cache policy cephadm | awk "/Candidate:/ {print \$2}"'
+}
+
 containerfile() {
     local release="$1" extra=""
     [ "${CEPHLAB_DASHBOARD:-false}" = "true" ] && extra=" ceph-mgr-dashboard"
+    if [ "${release%%.*}" -ge 17 ]; then
+        # Quincy and later: the mgr's cephadm module speaks asyncssh (a dependency Debian packages);
+        # cryptography and pyOpenSSL from the wheels vagrant/containers/up.sh fetched (see above)
+        cat <<CONTAINERFILE
+FROM $BASE
+# Pin Debian's Ceph release, the one cephadm on the nodes comes from. Trixie's ceph-mgr-cephadm
+# restarts ceph-mgr.target in its postinst (deb-systemd-invoke) and fails where systemd does not
+# run: policy-rc.d tells it that no service starts in this image (as Debian's own images do).
+RUN printf '#!/bin/sh\\nexit 101\\n' > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d \\
+ && apt-get update \\
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \\
+      ceph-base=$CEPH_VERSION ceph-common=$CEPH_VERSION ceph-mon=$CEPH_VERSION \\
+      ceph-mgr=$CEPH_VERSION ceph-mgr-cephadm=$CEPH_VERSION ceph-osd=$CEPH_VERSION \\
+      ceph-volume=$CEPH_VERSION ceph-mds=$CEPH_VERSION radosgw=$CEPH_VERSION$extra \\
+      lvm2 udev ca-certificates python3-pip \\
+ && rm -rf /var/lib/apt/lists/* /usr/sbin/policy-rc.d
+COPY wheels/ /tmp/wheels/
+RUN cd /usr/lib/python3/dist-packages && rm -rf cryptography cryptography-* OpenSSL pyOpenSSL-* \\
+ && pip install --break-system-packages --no-deps --no-index --find-links /tmp/wheels \\
+      --target /usr/lib/python3/dist-packages $MGR_CRYPTO_WHEELS \\
+ && rm -rf /tmp/wheels
+# the release's extra mgr files (cephlab/core/mgr_files.py); where it names the modules to keep,
+# the others go: a PyO3 extension they import first would keep cephadm's module from loading
+COPY mgr/ /tmp/mgr/
+RUN if [ -f /tmp/mgr/keep-modules ]; then \\
+      for d in /usr/share/ceph/mgr/*/; do \\
+        grep -qxF "\$(basename "\$d")" /tmp/mgr/keep-modules || rm -rf "\$d"; \\
+      done; \\
+    fi \\
+ && find /tmp/mgr -maxdepth 1 -name '*.py' -exec cp {} /usr/share/ceph/mgr/ \\; \\
+ && rm -rf /tmp/mgr && python3 -c 'import asyncssh'
+LABEL org.cephlab.core.release="$release" org.cephlab.source="Debian packages"
+CONTAINERFILE
+        return 0
+    fi
     cat <<CONTAINERFILE
 FROM $BASE
 # Pin Debian's Ceph release, the one cephadm on the nodes comes from.
@@ -82,8 +162,9 @@ CONTAINERFILE
 
 ceph_image() {
     local release image
-    release="$(ceph_release cephadm)"
-    CEPH_VERSION="$(dpkg-query -W -f='${Version}' cephadm)"
+    CEPH_VERSION="$(ceph_version)"
+    [ -n "$CEPH_VERSION" ] || die "no cephadm package in Debian $SUITE's archive (apt-cache policy cephadm in $BASE)"
+    release="$(printf '%s' "$CEPH_VERSION" | sed -e 's/^[0-9]*://' -e 's/[+~-].*//')"
     image="localhost/ceph:v$release"
     step "image: $image from Debian's Ceph $CEPH_VERSION packages"
     echo "$image" > "$CEPHLAB_STATE/offline-image"
@@ -95,8 +176,9 @@ ceph_image() {
         return 0
     fi
     rm -rf "$WORK/ctx"
-    mkdir -p "$WORK/ctx/wheels"
+    mkdir -p "$WORK/ctx/wheels" "$WORK/ctx/mgr"
     cp "$PROVISION_DIR"/wheels/*.whl "$WORK/ctx/wheels/" 2>/dev/null || true
+    if [ -n "${CEPHLAB_MGR_FILES:-}" ]; then cp -a "$CEPHLAB_MGR_FILES"/. "$WORK/ctx/mgr/"; fi
     containerfile "$release" > "$WORK/ctx/Containerfile"
     log "podman build (a few minutes; log: $WORK/build.log)"
     podman build "${build_args[@]}" "$WORK/ctx" > "$WORK/build.log" 2>&1 \
@@ -108,7 +190,7 @@ ceph_image() {
 foreign_arch() {
     ARCH="$1"
     [ "$ARCH" = "$(dpkg --print-architecture)" ] && { ARCH=""; return 0; }
-    BASE="localhost/debian:bookworm-$ARCH"
+    BASE="localhost/debian:$SUITE-$ARCH"
     WORK="$WORK-$ARCH"
     # shellcheck source=../../container/emulation.sh
     source "$PROVISION_DIR/../../container/emulation.sh"
@@ -116,11 +198,13 @@ foreign_arch() {
 }
 
 base_only=0
+version_only=0
 while [ "$#" -gt 0 ]; do
     case "$1" in
         --base-only) base_only=1 ;;
+        --ceph-version) version_only=1 ;;
         --arch) [ "$#" -ge 2 ] || die "--arch needs an architecture, e.g. --arch arm64"; foreign_arch "$2"; shift ;;
-        *) die "unknown option $1 (--base-only, --arch ARCH)" ;;
+        *) die "unknown option $1 (--base-only, --ceph-version, --arch ARCH)" ;;
     esac
     shift
 done
@@ -128,4 +212,11 @@ done
 apt_install podman
 base_image
 [ "$base_only" = 1 ] && exit 0
+if [ "$version_only" = 1 ]; then
+    version="$(ceph_version)"
+    [ -n "$version" ] || die "no cephadm package in Debian $SUITE's archive (apt-cache policy cephadm in $BASE)"
+    printf '%s\n' "$version" > "$CEPHLAB_STATE/ceph-version"
+    log "Debian $SUITE's Ceph: $version"
+    exit 0
+fi
 ceph_image

@@ -44,6 +44,23 @@ report() {
     echo "or start over with: vagrant destroy -f && vagrant up"
 }
 
+# Reef's mgr (Debian 13's 18.2.7) reports an AttributeError as a module crash each time it loads a
+# module whose class has no NOTIFY_TYPES (PyModule::load_subclass_of), though the module loads and
+# runs: 11 "crashes" per mgr start, and RECENT_MGR_MODULE_CRASH. Those reports, and only those, are
+# archived (named in the log); any other crash still holds the gate.
+archive_load_reports() {
+    local ids
+    ids="$(ceph crash ls-new --format json --connect-timeout 20 2>/dev/null | python3 -c '
+import json, sys
+for c in json.load(sys.stdin):
+    if c.get("mgr_module_caller") == "PyModule::load_subclass_of" and c.get("mgr_python_exception") == "AttributeError":
+        print(c["crash_id"])' 2>/dev/null || true)"
+    [ -n "$ids" ] || return 0
+    local id n=0
+    for id in $ids; do ceph crash archive "$id" > /dev/null 2>&1 && n=$((n + 1)); done
+    log "archived $n mgr module-load reports (AttributeError on loading a module that runs; Reef)"
+}
+
 step "health gate: waiting up to ${TIMEOUT} s for ${EXPECTED} OSDs up and in, and HEALTH_OK"
 start=$SECONDS
 last=""
@@ -54,6 +71,7 @@ while :; do
         last="$now"
     fi
     read -r health osds up in <<< "$now"
+    [ "$health" = "HEALTH_WARN" ] && archive_load_reports
     if [ "$health" = "HEALTH_OK" ] && [ "$up" -ge "$EXPECTED" ] && [ "$in" -ge "$EXPECTED" ]; then
         log "HEALTH_OK with $up of $osds OSDs up after $((SECONDS - start)) s"
         exit 0
