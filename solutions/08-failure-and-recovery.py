@@ -895,7 +895,7 @@ if MCLOCK:
                                  ylabel="slots / seconds")
     plots.show(fig)
 
-# %%
+# %% tags=["nbval-ignore-output"]
 if MCLOCK:
     mclock_cmp.assert_agree()
 
