@@ -46,17 +46,18 @@ def extra(release: releases.Release) -> dict[str, str]:
 def write(release: releases.Release, dest: Path) -> list[str]:
     """Write `release`'s extra mgr files into the folder `dest`; the names written."""
     dest.mkdir(parents=True, exist_ok=True)
-    for name, text in extra(release).items():
+    files = extra(release)
+    for name, text in files.items():
         (dest / name).write_text(text)
-    return sorted(extra(release))
+    return sorted(files)
 
 
 def write_image_files(release: releases.Release, dest: Path) -> list[str]:
     """What the cephadm image's build takes from `dest`: the extra files, and where the release
     loads PyO3 extensions in the mgr's sub-interpreters, KEEP_FILE naming the only modules to
-    keep. A PyO3 extension initialises once per process: Reef's cephadm module (asyncssh, hence
-    cryptography's Rust bindings) failed with "PyO3 modules ... may only be initialized once per
-    interpreter process" when another of the image's modules had imported cryptography first."""
+    keep. Reef's cephadm module imports cryptography (asyncssh, its certificates); the version the
+    image installs for it (vagrant/provision/build-image.sh, MGR_CRYPTO_WHEELS) loads in only one
+    sub-interpreter per process, so no other module may import it first."""
     names = write(release, dest)
     if release.mgr_bcrypt_in_process:
         (dest / KEEP_FILE).write_text("\n".join(CEPHADM_MODULES) + "\n")
