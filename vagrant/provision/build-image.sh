@@ -101,6 +101,12 @@ ceph_version() {
         'apt-get update -qq > /dev/null && apt-cache policy cephadm | awk "/Candidate:/ {print \$2}"'
 }
 
+# CEPH_VERSION: the version ceph_version finds, or stop saying where none was found.
+pin_version() {
+    CEPH_VERSION="$(ceph_version)"
+    [ -n "$CEPH_VERSION" ] || die "no cephadm package in Debian $SUITE's archive (apt-cache policy cephadm in $BASE)"
+}
+
 containerfile() {
     local release="$1" extra=""
     [ "${CEPHLAB_DASHBOARD:-false}" = "true" ] && extra=" ceph-mgr-dashboard"
@@ -162,9 +168,8 @@ CONTAINERFILE
 
 ceph_image() {
     local release image
-    CEPH_VERSION="$(ceph_version)"
-    [ -n "$CEPH_VERSION" ] || die "no cephadm package in Debian $SUITE's archive (apt-cache policy cephadm in $BASE)"
-    release="$(printf '%s' "$CEPH_VERSION" | sed -e 's/^[0-9]*://' -e 's/[+~-].*//')"
+    pin_version
+    release="$(version_release "$CEPH_VERSION")"
     image="localhost/ceph:v$release"
     step "image: $image from Debian's Ceph $CEPH_VERSION packages"
     echo "$image" > "$CEPHLAB_STATE/offline-image"
@@ -213,10 +218,9 @@ apt_install podman
 base_image
 [ "$base_only" = 1 ] && exit 0
 if [ "$version_only" = 1 ]; then
-    version="$(ceph_version)"
-    [ -n "$version" ] || die "no cephadm package in Debian $SUITE's archive (apt-cache policy cephadm in $BASE)"
-    printf '%s\n' "$version" > "$CEPHLAB_STATE/ceph-version"
-    log "Debian $SUITE's Ceph: $version"
+    pin_version
+    printf '%s\n' "$CEPH_VERSION" > "$CEPHLAB_STATE/ceph-version"
+    log "Debian $SUITE's Ceph: $CEPH_VERSION"
     exit 0
 fi
 ceph_image

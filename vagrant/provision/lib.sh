@@ -57,9 +57,14 @@ node_lines() {
     done
 }
 
+# The upstream release in a Debian package version: 18.2.7 of 18.2.7+ds-1+deb13u1.
+version_release() {
+    printf '%s' "$1" | sed -e 's/^[0-9]*://' -e 's/[+~-].*//'
+}
+
 # The Ceph release of Debian's packages on this node, e.g. 16.2.15.
 ceph_release() {
-    dpkg-query -W -f='${Version}' "${1:-cephadm}" | sed -e 's/^[0-9]*://' -e 's/[+~-].*//'
+    version_release "$(dpkg-query -W -f='${Version}' "${1:-cephadm}")"
 }
 
 node_ssh() {
