@@ -5,6 +5,8 @@ image that cephadm deploys.
 
     mgr_files.extra(release)                   # {file name: text}, empty where none is needed
     python -m cephlab.core.mgr_files 18 DIR    # Ceph 18's files for the cephadm image, into DIR
+    python -m cephlab.core.mgr_files --table   # vagrant/provision/releases.tsv: what the shell
+                                               # scripts read (the Vagrant VMs have no .venv)
 
 Reef's mgr_util imports bcrypt, a PyO3 extension that refuses to load in the mgr's second and
 later Python sub-interpreters (Ceph tracker 64213), so every module failed to load, the cephadm
@@ -25,6 +27,14 @@ MGR_MODULES = ("balancer", "crash", "devicehealth", "orchestrator", "pg_autoscal
 # What a cephadm cluster's mgr needs beyond them: its orchestrator.
 CEPHADM_MODULES = MGR_MODULES + ("cephadm",)
 KEEP_FILE = "keep-modules"
+# PyPI releases the cephadm image adds to the mgr. Pacific's cephadm module speaks remoto, which
+# Debian 12 does not package. Where the mgr loads PyO3 extensions in its modules' sub-interpreters
+# (Reef), Debian 13's cryptography (43, PyO3 0.22) refuses to load in any of them; these (PyO3
+# 0.18) load in one per process (ceph tracker 64213; Tentacle moves the mgr's cryptography out of
+# process instead, ceph PR 62951).
+REMOTO_PINS = ("remoto==1.2.1",)
+CRYPTO_PINS = ("cryptography==40.0.2", "pyOpenSSL==23.1.1")
+TABLE_FILE = Path(__file__).resolve().parents[2] / "vagrant" / "provision" / "releases.tsv"
 
 BCRYPT_STAND_IN = '''"""Written by cephlab: bcrypt stand-in for the lab's ceph-mgr (cephlab/core/mgr_files.py)."""
 
@@ -56,7 +66,7 @@ def write_image_files(release: releases.Release, dest: Path) -> list[str]:
     """What the cephadm image's build takes from `dest`: the extra files, and where the release
     loads PyO3 extensions in the mgr's sub-interpreters, KEEP_FILE naming the only modules to
     keep. Reef's cephadm module imports cryptography (asyncssh, its certificates); the version the
-    image installs for it (vagrant/provision/build-image.sh, MGR_CRYPTO_WHEELS) loads in only one
+    image installs for it (CRYPTO_PINS) loads in only one
     sub-interpreter per process, so no other module may import it first."""
     names = write(release, dest)
     if release.mgr_bcrypt_in_process:
@@ -65,9 +75,30 @@ def write_image_files(release: releases.Release, dest: Path) -> list[str]:
     return names
 
 
+def image_wheels(release: releases.Release) -> tuple[str, ...]:
+    """The PyPI pins the cephadm image installs for `release`'s mgr (REMOTO_PINS, CRYPTO_PINS)."""
+    return ((REMOTO_PINS if release.mgr_ssh == "remoto" else ())
+            + (CRYPTO_PINS if release.mgr_bcrypt_in_process else ()))
+
+
+def shell_table() -> str:
+    """vagrant/provision/releases.tsv: for each row of the release table, what the cephadm image
+    needs (major, codename, the cephadm module's ssh library, the wheels), tab-separated."""
+    head = ("# Written by `python -m cephlab.core.mgr_files --table` from cephlab/core/releases.py;\n"
+            "# tests/unit/test_mgr_files.py checks that the two agree. Read by releases.sh.\n"
+            "# major\tcodename\tssh\twheels\n")
+    rows = (f"{r.major}\t{r.codename}\t{r.mgr_ssh}\t{' '.join(image_wheels(r))}\n"
+            for r in releases.TABLE.values())
+    return head + "".join(rows)
+
+
 def main(argv: list[str]) -> int:
+    if argv == ["--table"]:
+        TABLE_FILE.write_text(shell_table())
+        print(TABLE_FILE)
+        return 0
     if len(argv) != 2 or not argv[0].isdigit():
-        print("usage: python -m cephlab.core.mgr_files MAJOR DIR (e.g. 18 /tmp/mgr)", file=sys.stderr)
+        print("usage: python -m cephlab.core.mgr_files MAJOR DIR (e.g. 18 /tmp/mgr) | --table", file=sys.stderr)
         return 2
     names = write_image_files(releases.for_major(int(argv[0])), Path(argv[1]))
     print(" ".join(names) or "(none needed)")

@@ -46,6 +46,7 @@ class Release:
     mclock_override: str | None
     mgr_support_files: tuple[str, ...]  # top-level .py files the mgr modules import
     mgr_bcrypt_in_process: bool       # mgr_util imports bcrypt (PyO3: fails in sub-interpreters)
+    mgr_ssh: str                      # what the mgr's cephadm module reaches its hosts with
     relative_class_dir: bool          # osd_class_dir defaults to a path relative to the cwd
     crushtool_stats_need_num_rep: bool  # crushtool --show-statistics requires --num-rep
     # rbd-fuse accepts its options (-c, -p); Debian's 18.2.7 and 20.2.4 crash parsing any of them
@@ -85,17 +86,19 @@ class Release:
 TABLE: dict[int, Release] = {r.major: r for r in (
     Release(16, "pacific", "bookworm", filestore=True, op_queue="wpq", mclock_override=None,
             mgr_support_files=("mgr_module.py", "mgr_util.py"), mgr_bcrypt_in_process=False,
-            relative_class_dir=False, crushtool_stats_need_num_rep=False, rbd_fuse_takes_options=True),
+            mgr_ssh="remoto", relative_class_dir=False, crushtool_stats_need_num_rep=False,
+            rbd_fuse_takes_options=True),
     Release(18, "reef", "trixie", filestore=False, op_queue="mclock_scheduler",
             mclock_override="osd_mclock_override_recovery_settings",
             mgr_support_files=("mgr_module.py", "mgr_util.py", "object_format.py"),
-            mgr_bcrypt_in_process=True, relative_class_dir=True, crushtool_stats_need_num_rep=True,
-            rbd_fuse_takes_options=False, counters=_REEF_COUNTERS),
+            mgr_bcrypt_in_process=True, mgr_ssh="asyncssh", relative_class_dir=True,
+            crushtool_stats_need_num_rep=True, rbd_fuse_takes_options=False, counters=_REEF_COUNTERS),
     Release(20, "tentacle", "sid", filestore=False, op_queue="mclock_scheduler",
             mclock_override="osd_mclock_override_recovery_settings",
             mgr_support_files=("mgr_module.py", "mgr_util.py", "object_format.py", "cherrypy_mgr.py"),
-            mgr_bcrypt_in_process=False, relative_class_dir=True, crushtool_stats_need_num_rep=True,
-            rbd_fuse_takes_options=False, counters=_REEF_COUNTERS, cephx_key=(2, 32),
+            mgr_bcrypt_in_process=False, mgr_ssh="asyncssh", relative_class_dir=True,
+            crushtool_stats_need_num_rep=True, rbd_fuse_takes_options=False, counters=_REEF_COUNTERS,
+            cephx_key=(2, 32),
             recovery_sleep_degraded=True),
 )}
 WRITTEN_FOR = TABLE[ceph_version.WRITTEN_FOR]

@@ -7,6 +7,7 @@ import importlib.util
 import pytest
 
 from cephlab.core import mgr_files, releases
+from cephlab.core.run import run
 
 
 @pytest.mark.parametrize("major, names", [(16, []), (18, ["bcrypt.py"]), (20, [])])
@@ -44,3 +45,33 @@ def test_the_cephadm_image_keeps_only_the_labs_modules_where_pyo3_loads_in_proce
     assert keep == list(mgr_files.MGR_MODULES) + ["cephadm"] and "dashboard" not in keep
     for major in (16, 20):
         assert mgr_files.write_image_files(releases.for_major(major), tmp_path / str(major)) == []
+
+
+def test_the_shell_scripts_table_is_the_release_tables():
+    """vagrant/provision/releases.tsv is what `--table` writes now: edit releases.py, then run
+    `python -m cephlab.core.mgr_files --table` (the Vagrant VMs read the file, having no .venv)."""
+    assert mgr_files.TABLE_FILE.read_text() == mgr_files.shell_table()
+    assert mgr_files.image_wheels(releases.for_major(16)) == ("remoto==1.2.1",)
+    assert mgr_files.image_wheels(releases.for_major(18)) == mgr_files.CRYPTO_PINS
+    assert mgr_files.image_wheels(releases.for_major(20)) == ()
+
+
+def test_release_need_reads_the_row_for_major_reads():
+    """releases.sh's release_need reads the row releases.for_major reads, for majors with a row,
+    between rows, before the first and after the last."""
+    script = mgr_files.TABLE_FILE.parent / "releases.sh"
+    majors = list(range(12, 25))
+    asks = "; ".join(f'echo "$(release_need {m} codename)|$(release_need {m} ssh)|$(release_need {m} wheels)"'
+                     for m in majors)
+    out = run(["bash", "-c", f'source "{script}"; {asks}'], what="release_need").stdout.splitlines()
+    want = [f"{r.codename}|{r.mgr_ssh}|{' '.join(mgr_files.image_wheels(r))}"
+            for r in map(releases.for_major, majors)]
+    assert out == want
+    assert out[majors.index(17)] == "reef|asyncssh|cryptography==40.0.2 pyOpenSSL==23.1.1"
+
+
+def test_release_need_refuses_what_it_cannot_answer():
+    script = mgr_files.TABLE_FILE.parent / "releases.sh"
+    for args in ("18 version", "reef ssh"):
+        done = run(["bash", "-c", f'source "{script}"; release_need {args}'], what="release_need", check=False)
+        assert done.returncode == 2 and "MAJOR ssh|wheels|codename" in done.stderr

@@ -7,6 +7,8 @@ set -euo pipefail
 CONTAINERS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 VAGRANT_DIR="$(cd "$CONTAINERS_DIR/.." && pwd)"
 PROVISION_SRC="$VAGRANT_DIR/provision"
+# shellcheck source-path=SCRIPTDIR source=../provision/releases.sh
+source "$PROVISION_SRC/releases.sh"
 SETTINGS="${CEPHLAB_VAGRANT_SETTINGS:-$VAGRANT_DIR/settings.yml}"
 STATE="${CEPHLAB_CEPHADM_STATE:-$CONTAINERS_DIR/.state}"
 EXPORT="${CEPHLAB_CEPHADM_EXPORT:-$VAGRANT_DIR/.export-containers}"

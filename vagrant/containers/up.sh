@@ -49,7 +49,7 @@ preflight() {
 
 # The images are cached by a key: a hash of everything that goes into them.
 ceph_key() {
-    { cat "$PROVISION_SRC/build-image.sh" "$PROVISION_SRC/lib.sh"; printf '%s\n' "$1"
+    { cat "$PROVISION_SRC"/{build-image.sh,lib.sh,releases.sh,releases.tsv}; printf '%s\n' "$1"
       podman --version; printf 'dashboard=%s\n' "$DASHBOARD"; cat "$STATE"/mgr-files/* 2> /dev/null || true
     } | sha256sum | cut -c1-16
 }
@@ -61,17 +61,6 @@ base_image() { printf 'localhost/debian:%s\n' "${SUITE:-bookworm}"; }
 
 image_has_key() {
     [ "$(podman image inspect --format '{{index .Labels "org.cephlab.key"}}' "$1" 2> /dev/null)" = "$2" ]
-}
-
-# Debian 12 has no python3-remoto (the mgr's cephadm module needs it): fetch its wheel here, where
-# pip trusts this network's TLS, so the image build installs it without reaching PyPI itself.
-remoto_wheel() {
-    local py="$VAGRANT_DIR/../.venv/bin/python"
-    compgen -G "$PROVISION_SRC/wheels/remoto-*.whl" > /dev/null && return 0
-    [ -x "$py" ] || py="$(command -v python3)"
-    log "remoto: pip wheel into provision/wheels/ (for the image build)"
-    "$py" -m pip wheel -q --no-deps -w "$PROVISION_SRC/wheels" remoto==1.2.1 \
-        || die "could not download the remoto wheel: pip wheel --no-deps -w vagrant/provision/wheels remoto==1.2.1"
 }
 
 # The Debian Ceph version the images pin: this machine's cephadm package's, or that of the suite
@@ -98,25 +87,26 @@ mgr_files() {
         || die "could not write the mgr files of Ceph $1: .venv/bin/python -m cephlab.core.mgr_files ${1%%.*} DIR"
 }
 
-# Reef and later: the mgr's cryptography wheels (MGR_CRYPTO_WHEELS of build-image.sh), fetched
-# here for the same reason as remoto's.
-crypto_wheels() {
-    local py="$VAGRANT_DIR/../.venv/bin/python" pins
-    pins="$(awk -F'"' '/^MGR_CRYPTO_WHEELS=/ {print $2}' "$PROVISION_SRC/build-image.sh")"
+# The PyPI wheels the Ceph image adds to release $1's mgr (release_need: remoto for Pacific, which
+# Debian 12 does not package; cryptography for Reef, cephlab/core/mgr_files.py says why), fetched
+# here, where pip trusts this network's TLS, so that the image build never reaches PyPI itself.
+mgr_wheels() {
+    local py="$VAGRANT_DIR/../.venv/bin/python" pin missing=()
+    for pin in $(release_need "${1%%.*}" wheels); do
+        compgen -G "$PROVISION_SRC/wheels/${pin%%==*}-${pin#*==}-*.whl" > /dev/null || missing+=("$pin")
+    done
+    [ "${#missing[@]}" -gt 0 ] || return 0
     [ -x "$py" ] || py="$(command -v python3)"
-    log "mgr cryptography: pip download $pins into provision/wheels/ (for the image build)"
-    # shellcheck disable=SC2086
-    "$py" -m pip download -q --no-deps --only-binary=:all: --python-version 3.13 --implementation cp \
-        --platform manylinux_2_28_x86_64 --platform manylinux2014_x86_64 --platform any \
-        -d "$PROVISION_SRC/wheels" $pins \
-        || die "could not download $pins: pip download --no-deps -d vagrant/provision/wheels $pins"
+    log "mgr wheels: pip wheel ${missing[*]} into provision/wheels/ (for the image build)"
+    "$py" -m pip wheel -q --no-deps -w "$PROVISION_SRC/wheels" "${missing[@]}" \
+        || die "could not fetch ${missing[*]}: pip wheel --no-deps -w vagrant/provision/wheels ${missing[*]}"
 }
 
 images() {
     local release version t0 ckey nkey rebuild=0 force="${CEPHLAB_CEPHADM_REBUILD:-0}"
     mkdir -p "$STATE/host"
     version="$(ceph_version)"
-    release="$(printf '%s' "$version" | sed -e 's/^[0-9]*://' -e 's/[+~-].*//')"
+    release="$(version_release "$version")"
     CEPH_IMAGE="localhost/ceph:v$release-loop"
     NODE_IMAGE="localhost/cephlab-node:v$release"
     mgr_files "$release"
@@ -130,7 +120,7 @@ images() {
         # builds it again (podman's layer cache keeps the steps whose text did not change)
         if podman image exists "$CEPH_IMAGE"; then podman untag "localhost/ceph:v$release" > /dev/null 2>&1 || true; fi
         [ "$force" = 1 ] && rebuild=1
-        if [ "${release%%.*}" -ge 17 ]; then crypto_wheels; else remoto_wheel; fi
+        mgr_wheels "$release"
         log "Ceph image: vagrant/provision/build-image.sh (rebuild $rebuild; minutes; log $STATE/host/provision.log)"
         CEPHLAB_STATE="$STATE/host" CEPHLAB_LOG="$STATE/host/provision.log" CEPHLAB_REBUILD="$rebuild" \
             CEPHLAB_DASHBOARD="$DASHBOARD" CEPHLAB_SUITE="${SUITE:-}" CEPHLAB_MGR_FILES="$STATE/mgr-files" \

@@ -10,8 +10,9 @@
 #                      takes Debian's Ceph version of that suite instead of this machine's cephadm's
 #   CEPHLAB_MGR_FILES  a folder of files to put on the mgr's module path in the image (e.g. the
 #                      bcrypt stand-in Reef's mgr needs, cephlab/core/releases.py); default none
-# Pacific's mgr cephadm module needs remoto, which Debian 12 does not package: it comes from PyPI, or,
-# when PyPI is unreachable too, from a wheel put in vagrant/provision/wheels/ beforehand with
+# What the release's mgr needs from PyPI (remoto for Pacific, which Debian 12 does not package;
+# cryptography for Reef) is the release table's (releases.sh): wheels in vagrant/provision/wheels/,
+# which vagrant/containers/up.sh fetches, or for a VM beforehand with
 #   pip wheel --no-deps -w vagrant/provision/wheels remoto==1.2.1
 # The image's name goes to /var/lib/cephlab/offline-image.
 #   --base-only              the Debian base image alone (container/build.sh uses it for the lab image)
@@ -24,13 +25,6 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 require_root
 
-REMOTO="remoto==1.2.1"
-# Reef's mgr runs each module in a Python sub-interpreter, where Debian 13's cryptography (43,
-# PyO3 0.22) refuses to load at all ("PyO3 modules compiled for CPython 3.8 or older may only be
-# initialized once per interpreter process"), so the cephadm module cannot import. These releases
-# (PyO3 0.18) load in one sub-interpreter per process: enough when cephadm is their only importer
-# (ceph tracker 64213; Tentacle moves the mgr's cryptography out of process instead).
-MGR_CRYPTO_WHEELS="cryptography==40.0.2 pyOpenSSL==23.1.1"
 host_suite() { awk -F= '$1 == "VERSION_CODENAME" {gsub(/"/, "", $2); print $2}' /etc/os-release 2> /dev/null || true; }
 SUITE="${CEPHLAB_SUITE:-$(host_suite)}"
 SUITE="${SUITE:-bookworm}"
@@ -108,11 +102,11 @@ pin_version() {
 }
 
 containerfile() {
-    local release="$1" extra=""
+    local release="$1" extra="" wheels
     [ "${CEPHLAB_DASHBOARD:-false}" = "true" ] && extra=" ceph-mgr-dashboard"
-    if [ "${release%%.*}" -ge 17 ]; then
-        # Quincy and later: the mgr's cephadm module speaks asyncssh (a dependency Debian packages);
-        # cryptography and pyOpenSSL from the wheels vagrant/containers/up.sh fetched (see above)
+    wheels="$(release_need "${release%%.*}" wheels)"
+    if [ "$(release_need "${release%%.*}" ssh)" = asyncssh ]; then
+        # Quincy and later: the mgr's cephadm module speaks asyncssh (a dependency Debian packages)
         cat <<CONTAINERFILE
 FROM $BASE
 # Pin Debian's Ceph release, the one cephadm on the nodes comes from. Trixie's ceph-mgr-cephadm
@@ -126,11 +120,16 @@ RUN printf '#!/bin/sh\\nexit 101\\n' > /usr/sbin/policy-rc.d && chmod 755 /usr/s
       ceph-volume=$CEPH_VERSION ceph-mds=$CEPH_VERSION radosgw=$CEPH_VERSION$extra \\
       lvm2 udev ca-certificates python3-pip \\
  && rm -rf /var/lib/apt/lists/* /usr/sbin/policy-rc.d
+CONTAINERFILE
+        # Reef: cryptography and pyOpenSSL in place of Debian's, from the wheels up.sh fetched
+        [ -z "$wheels" ] || cat <<CONTAINERFILE
 COPY wheels/ /tmp/wheels/
 RUN cd /usr/lib/python3/dist-packages && rm -rf cryptography cryptography-* OpenSSL pyOpenSSL-* \\
  && pip install --break-system-packages --no-deps --no-index --find-links /tmp/wheels \\
-      --target /usr/lib/python3/dist-packages $MGR_CRYPTO_WHEELS \\
+      --target /usr/lib/python3/dist-packages $wheels \\
  && rm -rf /tmp/wheels
+CONTAINERFILE
+        cat <<CONTAINERFILE
 # the release's extra mgr files (cephlab/core/mgr_files.py); where it names the modules to keep,
 # the others go: a PyO3 extension they import first would keep cephadm's module from loading
 COPY mgr/ /tmp/mgr/
@@ -159,8 +158,8 @@ COPY wheels/ /tmp/wheels/
 # remoto (cephadm module's ssh layer, not packaged in Debian 12): the local wheel, else PyPI;
 # into Debian's own dist-packages: ceph-mgr's embedded Python does not look in /usr/local
 RUN pip install --break-system-packages --no-deps --no-build-isolation --target /usr/lib/python3/dist-packages \\
-      --no-index --find-links /tmp/wheels "$REMOTO" \\
- || pip install --break-system-packages --no-deps --no-build-isolation --target /usr/lib/python3/dist-packages "$REMOTO"
+      --no-index --find-links /tmp/wheels "$wheels" \\
+ || pip install --break-system-packages --no-deps --no-build-isolation --target /usr/lib/python3/dist-packages "$wheels"
 RUN python3 -c 'import remoto, execnet' && rm -rf /tmp/wheels
 LABEL org.cephlab.core.release="$release" org.cephlab.source="Debian packages"
 CONTAINERFILE
@@ -187,7 +186,7 @@ ceph_image() {
     containerfile "$release" > "$WORK/ctx/Containerfile"
     log "podman build (a few minutes; log: $WORK/build.log)"
     podman build "${build_args[@]}" "$WORK/ctx" > "$WORK/build.log" 2>&1 \
-        || die "podman build failed: see $WORK/build.log (is remoto on PyPI or in provision/wheels/?)"
+        || die "podman build failed: see $WORK/build.log (are the mgr's wheels in provision/wheels/? releases.tsv names them)"
     log "built $image ($(podman image inspect --format '{{.Size}}' "$image" | awk '{printf "%.0f MB", $1 / 1e6}'))"
 }
 

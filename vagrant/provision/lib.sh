@@ -1,6 +1,8 @@
 # shellcheck shell=bash
 # Sourced by every provisioning script: strict mode, a log of every step, small helpers.
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=releases.sh
+source "$(dirname "${BASH_SOURCE[0]}")/releases.sh"
 
 # what provisioning has done (image name, build stamps), and its log; vagrant/containers/up.sh
 # points both elsewhere when it builds the image on the machine that hosts the node containers
@@ -55,11 +57,6 @@ node_lines() {
     for pair in ${CEPHLAB_NODES:?CEPHLAB_NODES is not set (the Vagrantfile sets it)}; do
         printf '%s %s\n' "${pair%%=*}" "${pair#*=}"
     done
-}
-
-# The upstream release in a Debian package version: 18.2.7 of 18.2.7+ds-1+deb13u1.
-version_release() {
-    printf '%s' "$1" | sed -e 's/^[0-9]*://' -e 's/[+~-].*//'
 }
 
 # The Ceph release of Debian's packages on this node, e.g. 16.2.15.
