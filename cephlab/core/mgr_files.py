@@ -48,6 +48,23 @@ gensalt = hashpw = checkpw = _unavailable
 '''
 
 
+# Appended to the image's sitecustomize.py where the mgr's Python defaults to forkserver: fork, the
+# default the release's mgr modules were written for, in ceph-mgr only (other programs keep theirs).
+START_METHOD_FILE = "mgr-start-method.sitecustomize"
+FORK_IN_MGR = '''
+# Written by cephlab (cephlab/core/mgr_files.py): fork as multiprocessing's start method in
+# ceph-mgr, whose cephadm module cannot start forkserver's resource tracker.
+try:
+    with open("/proc/self/comm") as _f:
+        _cephlab_comm = _f.read().strip()
+except OSError:
+    _cephlab_comm = ""
+if _cephlab_comm == "ceph-mgr":
+    import multiprocessing
+    multiprocessing.set_start_method("fork", force=True)
+'''
+
+
 def extra(release: releases.Release) -> dict[str, str]:
     """The files (name -> text) `release`'s mgr needs on its module path beyond Ceph's own."""
     return {"bcrypt.py": BCRYPT_STAND_IN} if release.mgr_bcrypt_in_process else {}
@@ -67,11 +84,15 @@ def write_image_files(release: releases.Release, dest: Path) -> list[str]:
     loads PyO3 extensions in the mgr's sub-interpreters, KEEP_FILE naming the only modules to
     keep. Reef's cephadm module imports cryptography (asyncssh, its certificates); the version the
     image installs for it (CRYPTO_PINS) loads in only one
-    sub-interpreter per process, so no other module may import it first."""
+    sub-interpreter per process, so no other module may import it first. Where the mgr's Python
+    defaults to forkserver, START_METHOD_FILE, for the image's sitecustomize.py."""
     names = write(release, dest)
     if release.mgr_bcrypt_in_process:
         (dest / KEEP_FILE).write_text("\n".join(CEPHADM_MODULES) + "\n")
         names.append(KEEP_FILE)
+    if release.mgr_python_forkserver:
+        (dest / START_METHOD_FILE).write_text(FORK_IN_MGR)
+        names.append(START_METHOD_FILE)
     return names
 
 

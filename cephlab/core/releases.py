@@ -58,6 +58,10 @@ class Release:
     recovery_sleep_degraded: bool = False
     # cephx secrets (type, bytes): 1 = AES-128; Tentacle's mon accepts only 2 = AES-256 ("aes256k")
     cephx_key: tuple[int, int] = (1, 16)
+    # the mgr's Python starts multiprocessing children by forkserver (Python 3.14, Debian sid),
+    # whose resource tracker cannot start inside ceph-mgr: cephadm's ThreadPool raises
+    # BrokenPipeError and the module never runs (measured in the 20.2.4 image, 2026-11-28)
+    mgr_python_forkserver: bool = False
 
     @property
     def name(self) -> str:
@@ -98,7 +102,7 @@ TABLE: dict[int, Release] = {r.major: r for r in (
             mgr_support_files=("mgr_module.py", "mgr_util.py", "object_format.py", "cherrypy_mgr.py"),
             mgr_bcrypt_in_process=False, mgr_ssh="asyncssh", relative_class_dir=True,
             crushtool_stats_need_num_rep=True, rbd_fuse_takes_options=False, counters=_REEF_COUNTERS,
-            cephx_key=(2, 32),
+            cephx_key=(2, 32), mgr_python_forkserver=True,
             recovery_sleep_degraded=True),
 )}
 WRITTEN_FOR = TABLE[ceph_version.WRITTEN_FOR]

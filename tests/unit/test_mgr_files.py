@@ -43,8 +43,18 @@ def test_the_cephadm_image_keeps_only_the_labs_modules_where_pyo3_loads_in_proce
     assert mgr_files.write_image_files(releases.for_major(18), tmp_path / "r") == ["bcrypt.py", "keep-modules"]
     keep = (tmp_path / "r" / "keep-modules").read_text().split()
     assert keep == list(mgr_files.MGR_MODULES) + ["cephadm"] and "dashboard" not in keep
-    for major in (16, 20):
-        assert mgr_files.write_image_files(releases.for_major(major), tmp_path / str(major)) == []
+    assert mgr_files.write_image_files(releases.for_major(16), tmp_path / "16") == []
+    assert mgr_files.write_image_files(releases.for_major(20), tmp_path / "20") == [mgr_files.START_METHOD_FILE]
+
+
+def test_the_start_method_snippet_changes_ceph_mgr_only(tmp_path):
+    """Tentacle's image (Python 3.14): the snippet compiles and, in any process but ceph-mgr
+    (this one), leaves multiprocessing's start method alone."""
+    import multiprocessing
+    before = multiprocessing.get_start_method(allow_none=True)
+    exec(compile(mgr_files.FORK_IN_MGR, "sitecustomize", "exec"), {})
+    assert multiprocessing.get_start_method(allow_none=True) == before
+    assert 'set_start_method("fork", force=True)' in mgr_files.FORK_IN_MGR
 
 
 def test_the_shell_scripts_table_is_the_release_tables():

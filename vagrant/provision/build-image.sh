@@ -66,9 +66,21 @@ base_image() {
         suite_sources "$mirror" > "$WORK/rootfs/etc/apt/sources.list.d/debian.sources"
         rm -f "$WORK/rootfs/etc/apt/sources.list"
     fi
+    host_apt_settings "$WORK/rootfs"
     tar -C "$WORK/rootfs" -c . | podman import "${import_args[@]}" - "$BASE" > /dev/null
     rm -rf "$WORK/rootfs"
     log "imported $BASE"
+}
+
+# The host's settings for reaching its mirror (apt.conf.d files that set a proxy or turn the
+# date checks off: a frozen mirror, whose sid Release file has expired), so that apt
+# in the image reaches the mirror the way the host's apt does.
+host_apt_settings() {
+    local f
+    for f in /etc/apt/apt.conf.d/*; do
+        [ -f "$f" ] && grep -Eq '^[[:space:]]*Acquire::(Check-Valid-Until|Check-Date|https?::)' "$f" && cp "$f" "$1/etc/apt/apt.conf.d/"
+    done
+    return 0
 }
 
 # A suite's apt sources as an installation of it has them: a stable release with its updates and
@@ -131,7 +143,8 @@ RUN cd /usr/lib/python3/dist-packages && rm -rf cryptography cryptography-* Open
 CONTAINERFILE
         cat <<CONTAINERFILE
 # the release's extra mgr files (cephlab/core/mgr_files.py); where it names the modules to keep,
-# the others go: a PyO3 extension they import first would keep cephadm's module from loading
+# the others go: a PyO3 extension they import first would keep cephadm's module from loading;
+# where the mgr's Python defaults to forkserver (3.14), sitecustomize gives ceph-mgr fork back
 COPY mgr/ /tmp/mgr/
 RUN if [ -f /tmp/mgr/keep-modules ]; then \\
       for d in /usr/share/ceph/mgr/*/; do \\
@@ -139,6 +152,9 @@ RUN if [ -f /tmp/mgr/keep-modules ]; then \\
       done; \\
     fi \\
  && find /tmp/mgr -maxdepth 1 -name '*.py' -exec cp {} /usr/share/ceph/mgr/ \\; \\
+ && if [ -f /tmp/mgr/mgr-start-method.sitecustomize ]; then \\
+      for f in /etc/python3*/sitecustomize.py; do cat /tmp/mgr/mgr-start-method.sitecustomize >> "\$f"; done; \\
+    fi \\
  && rm -rf /tmp/mgr && python3 -c 'import asyncssh'
 LABEL org.cephlab.core.release="$release" org.cephlab.source="Debian packages"
 CONTAINERFILE
