@@ -83,9 +83,9 @@ def write_image_files(release: releases.Release, dest: Path) -> list[str]:
     """What the cephadm image's build takes from `dest`: the extra files, and where the release
     loads PyO3 extensions in the mgr's sub-interpreters, KEEP_FILE naming the only modules to
     keep. Reef's cephadm module imports cryptography (asyncssh, its certificates); the version the
-    image installs for it (CRYPTO_PINS) loads in only one
-    sub-interpreter per process, so no other module may import it first. Where the mgr's Python
-    defaults to forkserver, START_METHOD_FILE, for the image's sitecustomize.py."""
+    image installs for it (CRYPTO_PINS) loads in only one sub-interpreter per process, so no
+    other module may import it first. Where the mgr's Python defaults to forkserver,
+    START_METHOD_FILE, for the image's sitecustomize.py."""
     names = write(release, dest)
     if release.mgr_bcrypt_in_process:
         (dest / KEEP_FILE).write_text("\n".join(CEPHADM_MODULES) + "\n")
