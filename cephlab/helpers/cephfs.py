@@ -191,6 +191,53 @@ def mds_cpu_seconds(cluster, name="mds.a"):
     return proc.cpu_seconds(pid)
 
 
+def mds_backlog(cluster, name="mds.a"):
+    """What the MDS still has to do for files already removed: {strays, purges in flight, purge
+    items journaled}, from its perf counters mds_cache.num_strays, purge_queue.pq_executing and
+    purge_queue.pq_item_in_journal (Pacific to Tentacle)."""
+    perf = admin_socket(cluster.dir / "run" / f"{name}.asok", "perf dump")
+    try:
+        return {"strays": perf["mds_cache"]["num_strays"], "purging": perf["purge_queue"]["pq_executing"],
+                "journaled": perf["purge_queue"]["pq_item_in_journal"]}
+    except KeyError as e:       # a renamed counter must not read as "nothing left to purge"
+        raise ClusterError(f"{name}'s perf dump has no counter {e}: this Ceph release renamed it; "
+                           "update cephlab.helpers.cephfs.mds_backlog") from None
+
+
+def wait_mds_idle(cluster, name="mds.a", timeout=60):
+    """Wait until the MDS has purged every file removed so far. A removed file becomes a stray
+    that the MDS purges seconds later; without this wait that work (no client request) lands
+    in the next run's CPU window."""
+    poll_until(lambda: not any(mds_backlog(cluster, name).values()), timeout,
+               f"{name} purging the files removed so far",
+               describe=lambda: ", ".join(f"{k} {v}" for k, v in mds_backlog(cluster, name).items()),
+               hint="the MDS may be stuck: look at `ceph fs status` and the MDS's log")
+
+
+def bench_mds_cpu(cluster, roots, *, files, workers, layout, tag, name="mds.a"):
+    """metadata_bench with the MDS's requests counted, and the MDS's CPU seconds over the run:
+    (MetadataResult, cpu_s). The run starts once the MDS is idle (wait_mds_idle), so the CPU
+    is this run's alone and not the purge of an earlier one."""
+    wait_mds_idle(cluster, name)
+    cpu = mds_cpu_seconds(cluster, name)
+    result = metadata_bench(roots, files=files, workers=workers, layout=layout, tag=tag,
+                            counter=lambda: mds_requests(cluster, name))
+    return result, mds_cpu_seconds(cluster, name) - cpu
+
+
+def mds_cpu_pairs(cluster, first: dict, second: dict, pairs: int, tag: str = "pair"):
+    """`pairs` times, bench_mds_cpu with the keyword arguments `first` and then `second`:
+    [(requests second / first, MDS CPU second / first)], one tuple per pair. Repeats of a
+    ratio of two CPU windows of a second or less, for a median that one disturbed window
+    (a background task of another daemon on a small machine) does not move."""
+    out = []
+    for i in range(pairs):
+        r1, cpu1 = bench_mds_cpu(cluster, tag=f"{tag}{i}a", **first)
+        r2, cpu2 = bench_mds_cpu(cluster, tag=f"{tag}{i}b", **second)
+        out.append((sum(r2.requests.values()) / sum(r1.requests.values()), cpu2 / cpu1))
+    return out
+
+
 # -- the benchmark --------------------------------------------------------------------------------------
 @dataclass
 class MetadataResult:

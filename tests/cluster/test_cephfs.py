@@ -38,12 +38,14 @@ def test_cephfs_added_mounted_counted_and_removed(lab_cluster):
         assert (b / "hello").read_text() == "from client a"
         (a / "hello").unlink()
         before = cephfs.mds_requests(c)
-        r = cephfs.metadata_bench([a, b], files=30, workers=2, layout="separate",
-                                  counter=lambda: cephfs.mds_requests(c))
+        r, cpu = cephfs.bench_mds_cpu(c, [a, b], files=30, workers=2, layout="separate", tag="t")
         assert cephfs.mds_requests(c) - before >= 3 * 60       # create, rename, remove reach the MDS
         assert r.requests_per_op("create") == pytest.approx(1, abs=0.2)
         assert r.requests_per_op("stat") < 0.2                 # answered from the client's caps
-        assert cephfs.mds_cpu_seconds(c) > 0
+        assert 0 < cpu < cephfs.mds_cpu_seconds(c)
+        assert cephfs.mds_backlog(c)["strays"] > 0             # the 60 removed files, not yet purged
+        cephfs.wait_mds_idle(c)
+        assert cephfs.mds_backlog(c) == {"strays": 0, "purging": 0, "journaled": 0}
         points = [m for m in fs.mounts]
     finally:
         fs.close()
