@@ -381,14 +381,15 @@ assert abs(q5_speedup - md.closed_loop_ops(my_clients, 0.0007, 0.0003) / md.clos
 # For each run we count the MDS's requests (its `mds.request` perf counter, read from its admin
 # socket) and the CPU time the MDS process used. Each run starts once the MDS has purged the files
 # the run before it removed, so its CPU time is its own. The two 4-client runs then go again as
-# three more pairs, for the CPU check below. Then the same benchmark on the local disk.
+# three more pairs, for the reading of the MDS's CPU below. Then the same benchmark on the local disk.
 
 # %% tags=["nbval-ignore-output"]
 import tempfile
 import time
 
 from cephlab.helpers.lab import LabSession, connect
-from cephlab.helpers.cephfs import CephFS, metadata_bench, mds_requests, bench_mds_cpu, mds_cpu_pairs, OPS
+from cephlab.helpers.cephfs import (CephFS, metadata_bench, mds_requests, bench_mds_cpu, mds_cpu_pairs,
+                                    mds_cpu_table, OPS)
 
 leftovers = CephFS.remove_leftovers(connect(), "lab09-")
 if leftovers:
@@ -436,10 +437,6 @@ per_op
 # What the model claims about *requests*, checked against the MDS's own counter: one request per
 # create, rename and remove in a private directory; none for a `stat` the client's caps answer;
 # a directory shared by threads of *one* client costs nothing extra (one client, one set of caps).
-# And the single-threaded-MDS premise: the MDS's work is per request, so its CPU time per
-# operation grows, shared over private, by the same factor as its requests per operation (the
-# median of the three extra pairs: one CPU window is a second or less, and a background task of
-# another daemon in it would move one pair, not the median).
 
 # %%
 metadata_cmp = Comparison()
@@ -457,13 +454,6 @@ metadata_cmp.add("MDS requests per create, one client sharing among threads", mo
                  why="threads of one client share its caps; only other clients cause revocations",
                  control=("threads revoke caps like separate clients",
                           results["4 clients, shared"].requests_per_op("create")))
-metadata_cmp.add("MDS CPU per operation, shared / private (4 clients)",
-                 model=np.median([r for r, _ in cpu_pairs]), measured=np.median([cpu for _, cpu in cpu_pairs]),
-                 rel_tol=0.4,
-                 why="the model counts requests, not their cost: a cap revocation or a lookup costs the "
-                     "MDS less than a create, so the CPU ratio falls short of the requests'; the band "
-                     "holds that shortfall over the runs in bench/results/spread.json",
-                 control=("MDS CPU per operation does not depend on sharing", 1.0))
 print(f"{len(metadata_cmp.rows)} model-vs-measurement rows")
 
 # %% tags=["nbval-ignore-output"]
@@ -485,6 +475,21 @@ plots.show(fig)
 
 # %%
 metadata_cmp.assert_agree()
+
+# %% [markdown]
+# ### The MDS's CPU time: a reading, not a check
+# The single-server model gives every request the same service time $S$. If that held, the MDS's
+# CPU time per operation would grow, shared over private, by the same factor as its requests. But
+# the requests that sharing adds are lookups and getattrs: they change nothing, so they allocate
+# no inode and write no journal entry, where a create does both. The requests' factor is where the
+# CPU would land if those requests cost what a create costs, and 1 where they cost nothing; the
+# lab shows where it lands instead of checking it against either. The table has the three extra
+# pairs and their median: each run starts once the MDS has purged the files of the run before,
+# and one CPU window is a second or less, so a background task of another daemon moves one pair,
+# not the median. Where between the two does this run land, and what does that make of a single $S$?
+
+# %% tags=["nbval-ignore-output"]
+mds_cpu_table(cpu_pairs).round(2)
 
 # %% [markdown]
 # ### The shared directory: this cluster vs seed 004
@@ -556,8 +561,8 @@ run.check("my_speedup", my_speedup, "speedup",
 #   threads of one client sharing a folder cost nothing extra.
 # - **Shared directories.** Four clients in one folder make the MDS handle several requests per
 #   operation (lookups after losing the folder's caps, and the revocations themselves; this run's
-#   figures follow the list), and its CPU time per operation rises with them: the MDS's work is
-#   per request, the premise of the single-server model.
+#   figures follow the list), and its CPU time per operation rises with them; how far it follows
+#   them is the reading above: the requests are not all of one cost.
 # - **Against seed 004.** Compare this run's slowdowns (below; they vary from run to run) with the
 #   seed's in order and in pattern. The seed's 70 clients kept the MDS saturated, so only its extra
 #   *work* per operation showed; our four clients sit near the knee, so every revocation's round
@@ -579,13 +584,19 @@ from cephlab.helpers import conclusions
 slow = shared_vs_seed["this cluster: private / shared"]
 per_op = shared_vs_seed["MDS requests per op, shared"]
 seed = shared_vs_seed["seed 004 (70 clients)"]
+cpu = mds_cpu_table(cpu_pairs).loc["median"]
 conclusions.render("""
 - **This run, shared directory.** The MDS handled {req_lo:.1f} to {req_hi:.1f} requests per operation;
   operations ran {slow_lo:.1f} to {slow_hi:.1f} times slower than in private folders (seed 004 with 70
   clients: {seed_lo:.1f} to {seed_hi:.1f} times). Creates: {create:.1f} times here, {seed_create:.1f}
   times in the seed.
+- **This run, the MDS's CPU.** Its CPU time per operation went up {cpu_x:.1f} times for {req_x:.1f} times
+  the requests (medians of three pairs): a request of the shared run cost it {per_req:.2f} of one of the
+  private run.
 """, req_lo=per_op.min(), req_hi=per_op.max(), slow_lo=slow.min(), slow_hi=slow.max(),
-    seed_lo=seed.min(), seed_hi=seed.max(), create=slow["create"], seed_create=seed["create"])
+    seed_lo=seed.min(), seed_hi=seed.max(), create=slow["create"], seed_create=seed["create"],
+    cpu_x=cpu["MDS CPU, shared / private"], req_x=cpu["MDS requests, shared / private"],
+    per_req=cpu["MDS CPU per request, shared / private"])
 
 # %% [markdown]
 # **W2. Private vs shared directories on your cluster.** Answer in three or four sentences, with

@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pandas as pd
+
 from cephlab.core import proc, run, teardown
 from cephlab.core.errors import ClusterError, json_or_raise
 from cephlab.core.mounts import mount_point, unmount, unmount_all  # noqa: F401  (lab 09 uses them)
@@ -236,6 +238,16 @@ def mds_cpu_pairs(cluster, first: dict, second: dict, pairs: int, tag: str = "pa
         r2, cpu2 = bench_mds_cpu(cluster, tag=f"{tag}{i}b", **second)
         out.append((sum(r2.requests.values()) / sum(r1.requests.values()), cpu2 / cpu1))
     return out
+
+
+def mds_cpu_table(pairs):
+    """mds_cpu_pairs' result as a table: per pair and their median, the requests' and the MDS
+    CPU's ratio and the CPU per request, shared over private (1: every request costs alike)."""
+    rows = [{"MDS requests, shared / private": r, "MDS CPU, shared / private": cpu,
+             "MDS CPU per request, shared / private": cpu / r} for r, cpu in pairs]
+    table = pd.DataFrame(rows, index=[f"pair {i + 1}" for i in range(len(rows))])
+    table.loc["median"] = table.median()
+    return table
 
 
 # -- the benchmark --------------------------------------------------------------------------------------
