@@ -227,17 +227,20 @@ def bench_mds_cpu(cluster, roots, *, files, workers, layout, tag, name="mds.a"):
     return result, mds_cpu_seconds(cluster, name) - cpu
 
 
+def cpu_pair(first, second) -> tuple[float, float]:
+    """Two runs of bench_mds_cpu, each (MetadataResult, MDS CPU s), one after the other:
+    (requests second / first, MDS CPU second / first)."""
+    (r1, cpu1), (r2, cpu2) = first, second
+    return sum(r2.requests.values()) / sum(r1.requests.values()), cpu2 / cpu1
+
+
 def mds_cpu_pairs(cluster, first: dict, second: dict, pairs: int, tag: str = "pair"):
     """`pairs` times, bench_mds_cpu with the keyword arguments `first` and then `second`:
-    [(requests second / first, MDS CPU second / first)], one tuple per pair. Repeats of a
-    ratio of two CPU windows of a second or less, for a median that one disturbed window
-    (a background task of another daemon on a small machine) does not move."""
-    out = []
-    for i in range(pairs):
-        r1, cpu1 = bench_mds_cpu(cluster, tag=f"{tag}{i}a", **first)
-        r2, cpu2 = bench_mds_cpu(cluster, tag=f"{tag}{i}b", **second)
-        out.append((sum(r2.requests.values()) / sum(r1.requests.values()), cpu2 / cpu1))
-    return out
+    [cpu_pair(...)], one tuple per pair. Repeats of a ratio of two CPU windows of a second or
+    less, for a median that one disturbed window (a background task of another daemon on a
+    small machine) does not move."""
+    return [cpu_pair(bench_mds_cpu(cluster, tag=f"{tag}{i}a", **first),
+                     bench_mds_cpu(cluster, tag=f"{tag}{i}b", **second)) for i in range(pairs)]
 
 
 def mds_cpu_table(pairs):
