@@ -25,12 +25,17 @@ def main(path, executed):
     code = [c for c in nb.cells if c.cell_type == "code"]
     errors = [(i, c, o) for i, c in enumerate(nb.cells) if c.cell_type == "code"
               for o in c.outputs if o.output_type == "error"]
+    # as tests/notebooks/test_labs.py: a self-check that prints nothing tells the learner nothing
+    silent = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
+              and "grader.check(" in c.source and not c.outputs]
     print(f"{path}: {sum(1 for c in code if c.execution_count)} of {len(code)} code cells run, "
-          f"{len(errors)} raised")
+          f"{len(errors)} raised, {len(silent)} self-checks printed nothing")
     for i, cell, out in errors:
         print(f"--- cell {i}: {out.ename}: {out.evalue}\n{cell.source[:400]}\n"
               + ANSI.sub("", "\n".join(out.traceback))[-3000:])
-    return 1 if errors else 0
+    for i in silent:
+        print(f"--- cell {i}: a self-check printed nothing:\n{nb.cells[i].source[:400]}")
+    return 1 if errors or silent else 0
 
 
 if __name__ == "__main__":

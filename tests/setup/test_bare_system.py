@@ -12,10 +12,14 @@ whatever the lab leaves behind ends with the namespace; the leftover checks run 
 so they prove `cephlab down` cleaned up, not the namespace. The work folder is removed
 afterwards, also when the test fails.
 
-The suites run side by side, each in a thread of its own (the fixture bare_runs): debootstrap, apt
-and pip wait mostly on the network. Only the phase from `cephlab up` to `cephlab down` takes a lock
+The suites run side by side, each in a thread of its own: debootstrap, apt and pip wait mostly on
+the network. Only the phase from `cephlab up` to `cephlab down` takes a lock
 (/var/cache/cephlab-bare/labs.lock), so the roots' clusters run one at a time and a lab never
-measures beside another root's cluster (the other roots may still be installing).
+measures beside another root's cluster (the other roots may still be installing). Under `make
+test` the roots start as soon as collection ends (start_early, from tests/conftest.py), so their
+3-4 minutes of set-up run beside the first parts of the suite, and the session holds the lab lock
+until this test begins: no root's cluster runs while the host's own tests measure. CI's budget
+is why; CEPHLAB_BARE_EARLY=0 starts them with this test instead.
 
 The root gets /usr/sbin/policy-rc.d answering "no" (what Debian's container images ship): a
 chroot has no systemd, and sid's ceph-mon postinst fails when it tries to restart its service.
@@ -31,16 +35,19 @@ kept in test-artifacts/bare-system/SUITE-solutions/).
 
 Which labs (DEFAULT_LABS, DEFAULT_NOTEBOOKS): on trixie (Reef, the current Debian stable) every
 lab's solution, with its agreement checks, so CI proves each lab on the release most learners
-install; on sid the student versions of labs 01 and 09, and on bookworm lab 09's (Pacific's labs
-run natively in CI's solutions and notebooks parts; lab 09 runs an MDS and ceph-fuse: it needs
-fusermount). Every lab on sid is one command (below, with CEPHLAB_BARE_LABS=all), not CI: it
-would take CI over its 75 minutes.
+install; on sid the student versions of labs 01 and 09 (lab 09 runs an MDS and ceph-fuse: it needs
+fusermount), and on bookworm lab 00's: Pacific's labs run natively in CI's solutions and notebooks
+parts, and lab 09's student version in the image (tests/container), whose base is a bare Debian 12
+set up by the same bootstrap.sh, so bookworm's root proves the set-up, a kernel and `cephlab
+down` without a third run of lab 09 on Pacific. Every lab on sid is one command (below, with
+CEPHLAB_BARE_LABS=all), not CI: it would take CI over its 75 minutes.
 
     bash cephlab/bootstrap.sh test tests/setup/test_bare_system.py -s     # or: make test
     bash cephlab/bootstrap.sh test tests/setup/test_bare_system.py -s -k trixie
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -83,10 +90,10 @@ def sources(suite: str) -> str:
 
 
 SUITES = tuple(r.debian for r in releases.TABLE.values())      # bookworm, trixie, sid
-# Lab 09 (MDS, ceph-fuse, fusermount) everywhere; lab 01 where nothing else runs it on that
-# release: on Debian 12 it already runs on the host (tests/notebooks) and in the image
-# (tests/container, a Debian 12 base), so bookworm's root skips its 40 s.
-DEFAULT_LABS = {"bookworm": "09-cephfs-metadata", "trixie": "all"}
+# Lab 09 (MDS, ceph-fuse, fusermount) on the releases nothing else runs it on as a learner would, lab
+# 01 too on sid; on Debian 12 both already run on the host (tests/notebooks, tests/cephadm) and lab
+# 09 in the image (tests/container, a bare Debian 12 base), so bookworm's root runs lab 00 alone.
+DEFAULT_LABS = {"bookworm": "00-welcome", "trixie": "all"}
 DEFAULT_LABS_OTHER = "01-redundancy 09-cephfs-metadata"
 DEFAULT_NOTEBOOKS = {"trixie": "solutions"}         # the others: the student versions
 POLICY_RC_D = "#!/bin/sh\n# written by tests/setup/test_bare_system.py: no service starts in this root\nexit 101\n"
@@ -100,12 +107,14 @@ HOST_NETWORK_FILES = ("/etc/apt/apt.conf.d/99artifact-registry", "/usr/local/sha
                       "/etc/pip.conf")
 
 
-def _skip_unless_possible():
+def _why_not() -> str:
+    """Why the roots cannot be built here ("" when they can)."""
     if os.geteuid() != 0:
-        pytest.skip("needs root (debootstrap, chroot, mount namespaces); CI runs the suite as root")
+        return "needs root (debootstrap, chroot, mount namespaces); CI runs the suite as root"
     for tool in ("debootstrap", "unshare", "chroot", "mount"):
         if shutil.which(tool) is None:
-            pytest.skip(f"{tool} is missing (make test installs debootstrap from packages-test.txt)")
+            return f"{tool} is missing (make test installs debootstrap from packages-test.txt)"
+    return ""
 
 
 def readme_lines():
@@ -157,6 +166,8 @@ class Phases:
 
     def add(self, name, seconds, rc):
         self.times.append({"phase": name, "s": round(float(seconds), 1), "exit": int(rc)})
+        if _quiet.is_set():
+            return
         print(f"[bare {self.suite} {time.monotonic() - self.t0:7.1f} s] phase {name}: {float(seconds):.1f} s"
               f"{'' if int(rc) == 0 else f' FAILED (exit {int(rc)})'}", flush=True)
 
@@ -202,7 +213,8 @@ def _stream(args, phases: Phases, log, env=None, timeout=None, result=None):
         timer.start()
 
     def echo(text):
-        print(f"[{phases.suite}] {text}", end="", flush=True)
+        if not _quiet.is_set():
+            print(f"[{phases.suite}] {text}", end="", flush=True)
     try:
         for line in proc.stdout:
             log.write(line)
@@ -270,28 +282,99 @@ def selected_suites(items) -> list[str]:
             if getattr(item, "originalname", None) == name and hasattr(item, "callspec")]
 
 
-@pytest.fixture(scope="module")
-def bare_runs(request):
-    """{suite: future of run_suite(suite)}: every selected suite starts at once, in a thread of
-    its own. Their debootstrap, apt and pip phases wait mostly on the network and overlap; the
-    phase that runs a cluster and its labs takes a lock (bare_inside.sh), so the roots' clusters
-    run one after another and never measure beside each other. A CI job cancelled with SIGTERM
-    still cleans up: the signal unwinds this fixture, which ends every root's namespace; each
-    run then removes its own work folder."""
-    _skip_unless_possible()
-    suites = selected_suites(request.session.items)
+# The roots started at the end of collection (start_early): their futures, their thread pool, the
+# host's hold on the lab lock and the SIGTERM handler to restore. While _quiet is set (the host's
+# other tests are running) the roots write to their logs only, not into those tests' output.
+_early: dict = {}
+_quiet = threading.Event()
+LOCK_WAIT_S = 2400              # a root's wait for the lab lock: the other roots' labs
+LOCK_WAIT_EARLY_S = 4 * 3600    # started early: also the rest of the suite, before this test
+
+
+def _start(suites: list[str], lock_wait: int) -> tuple[dict, ThreadPoolExecutor]:
+    """Every suite's run_suite at once, in a thread of its own, and the pool they run in."""
     _sweep_stale_work_folders()
     for suite in suites:
         for sub in (f"debootstrap-{suite}", f"apt-{suite}/partial"):
             (CACHE / sub).mkdir(parents=True, exist_ok=True)
     (CACHE / "pip").mkdir(parents=True, exist_ok=True)
-    sigterm = signal.signal(signal.SIGTERM, _interrupt)
     pool = ThreadPoolExecutor(max_workers=max(1, len(suites)), thread_name_prefix="bare")
+    return {suite: pool.submit(run_suite, suite, lock_wait) for suite in suites}, pool
+
+
+def _stop(futures_pool: tuple[dict, ThreadPoolExecutor]):
+    """End every root's namespace and wait for their threads (each removes its work folder)."""
+    _kill_children()
+    futures_pool[1].shutdown(wait=True)
+
+
+def _release_lab_lock():
+    hold = _early.pop("hold", None)
+    if hold is not None:
+        hold.close()            # closing the file drops the flock
+
+
+def start_early(config, items):
+    """From tests/conftest.py once collection is done: start the selected suites' roots now and
+    hold their lab lock, so their set-up runs beside the other tests and their labs wait for
+    this test. Nothing starts when the roots cannot be built here (the test then skips), under
+    --collect-only, with CEPHLAB_BARE_EARLY=0, or when another run holds the lab lock."""
+    suites = selected_suites(items)
+    if (not suites or _why_not() or config.option.collectonly
+            or os.environ.get("CEPHLAB_BARE_EARLY", "1") == "0"):
+        return
+    CACHE.mkdir(parents=True, exist_ok=True)
+    hold = open(CACHE / "labs.lock", "a")
     try:
-        yield {suite: pool.submit(run_suite, suite) for suite in suites}
+        fcntl.flock(hold, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        hold.close()
+        print(f"\n[bare] {CACHE / 'labs.lock'} is held by another run: the roots start with their test")
+        return
+    _quiet.set()
+    _early.update(hold=hold, t0=time.monotonic(), sigterm=signal.signal(signal.SIGTERM, _interrupt),
+                  runs=_start(suites, LOCK_WAIT_EARLY_S))
+    config.add_cleanup(_stop_early)
+    print(f"\n[bare] {', '.join(suites)}: the roots' set-up starts now, beside the other tests; "
+          "their labs wait for tests/setup/test_bare_system.py")
+
+
+def _stop_early():
+    """At the end of the session (also after Ctrl-C or SIGTERM): nothing of the roots stays."""
+    runs = _early.pop("runs", None)
+    _release_lab_lock()
+    _quiet.clear()
+    if runs is not None:
+        _stop(runs)
+    if "sigterm" in _early:
+        signal.signal(signal.SIGTERM, _early.pop("sigterm"))
+
+
+@pytest.fixture(scope="module")
+def bare_runs(request):
+    """{suite: future of run_suite(suite)}. Started early (start_early): the host lets go of the
+    lab lock, and the roots' clusters run one after another while this module's tests wait.
+    Otherwise every selected suite starts now. A CI job cancelled with SIGTERM still cleans up:
+    the signal unwinds this fixture (or the session, for early roots), which ends every root's
+    namespace; each run then removes its own work folder."""
+    if reason := _why_not():
+        pytest.skip(reason)
+    if "runs" in _early:
+        _quiet.clear()
+        _release_lab_lock()
+        print(f"\n[bare] the roots set up beside the rest of the suite for "
+              f"{time.monotonic() - _early['t0']:.0f} s; their labs start now", flush=True)
+        try:
+            yield _early["runs"][0]
+        finally:
+            _stop_early()
+        return
+    sigterm = signal.signal(signal.SIGTERM, _interrupt)
+    runs = _start(selected_suites(request.session.items), LOCK_WAIT_S)
+    try:
+        yield runs[0]
     finally:
-        _kill_children()
-        pool.shutdown(wait=True)
+        _stop(runs)
         signal.signal(signal.SIGTERM, sigterm)
 
 
@@ -303,9 +386,10 @@ def test_readme_setup_on_bare_debian_runs_the_labs_and_down_leaves_nothing(suite
     assert result["result"] == "passed"
 
 
-def run_suite(suite: str) -> dict:
+def run_suite(suite: str, lock_wait: int = LOCK_WAIT_S) -> dict:
     """One suite's run from debootstrap to the leftover checks (raises AssertionError on a
-    failure); the work folder is removed whatever happens."""
+    failure); the work folder is removed whatever happens. lock_wait: how long the root may wait
+    for the lab lock (seconds)."""
     labs = lab_folders(os.environ.get("CEPHLAB_BARE_LABS", DEFAULT_LABS.get(suite, DEFAULT_LABS_OTHER)))
     notebooks = notebook_kind(os.environ.get("CEPHLAB_BARE_NOTEBOOKS", DEFAULT_NOTEBOOKS.get(suite, "student")))
     ARTIFACTS = ARTIFACTS_ALL / artifacts_name(suite, notebooks)
@@ -352,12 +436,13 @@ def run_suite(suite: str) -> dict:
             env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
                    "BARE_ROOT": str(rootfs), "BARE_CACHE": str(CACHE), "BARE_APT": f"apt-{suite}",
                    "BARE_LABS": labs, "BARE_NOTEBOOKS": notebooks, "BARE_ORIGIN": str(origin),
-                   "BARE_OUT": str(ARTIFACTS), "BARE_BY_HAND": by_hand_as_root, "BARE_CLONE": clone}
-            # the timeout covers waiting for the other roots' labs (the lock in bare_inside.sh)
+                   "BARE_OUT": str(ARTIFACTS), "BARE_BY_HAND": by_hand_as_root, "BARE_CLONE": clone,
+                   "BARE_LOCK_WAIT": str(lock_wait)}
+            # the timeout covers the wait for the lab lock (bare_inside.sh), set-up and labs
             rc, leftovers, tail = _stream(
                 ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--mount",
                  "--propagation", "private", "bash", str(HERE / "bare_inside.sh")],
-                phases, log, env=env, timeout=3000, result=result)
+                phases, log, env=env, timeout=lock_wait + 2400, result=result)
         result["leftovers"] = leftovers
         failed = [p["phase"] for p in phases.times if p["exit"] != 0]
         want = next(r for r in releases.TABLE.values() if r.debian == suite)
