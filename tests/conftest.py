@@ -68,8 +68,10 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_collection_finish(session):
     """The bare roots of tests/setup/test_bare_system.py start their set-up now, beside the rest
-    of the suite (their labs still wait for their own test): CI's 75 minutes."""
+    of the suite (their labs still wait for their own test), and the student versions they will
+    run are not run natively too: CI's 75 minutes."""
     bare = next((i.module for i in session.items if i.path.name == "test_bare_system.py"
                  and hasattr(i, "module")), None)
     if bare is not None:
+        notebook_plugin.STUDENT_RAN_ELSEWHERE.update(bare.student_runs(session.items))
         bare.start_early(session.config, session.items)

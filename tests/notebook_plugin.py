@@ -16,11 +16,15 @@ import pytest
 TEST_OSDS = 4
 PREFIX = "pytest-"
 _shared = {}
-# Labs whose student version ran top to bottom elsewhere on this host's Ceph release in this
-# session, and where: on the cephadm cluster (tests/cephadm/test_labs.py) or in the image
-# (tests/container/test_image.py, a Debian 12 base with the same set-up). The native run of the
-# same notebook adds little but minutes, so tests/notebooks/test_labs.py skips it; the native
-# solution run still covers the native backend.
+# Labs whose student version runs top to bottom elsewhere in this session, and where: on the
+# cephadm cluster (tests/cephadm/test_labs.py), in the image (tests/container/test_image.py, on
+# the host's release), or in a bare root of another Debian (tests/setup/test_bare_system.py,
+# which runs later: its list is known at collection). tests/notebooks/test_labs.py then skips
+# the native run: a student version differs from its solution only by the answers and hidden
+# tests it lacks, which no release or backend changes, and once per session proves it runs
+# with its answers blank; each release's behaviour is proven by the runs themselves (the native
+# solutions on Pacific, the trixie root's on Reef, the student versions with their agreement
+# checks on Tentacle).
 STUDENT_RAN_ELSEWHERE: dict[str, str] = {}
 
 
