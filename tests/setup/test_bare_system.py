@@ -94,7 +94,6 @@ SUITES = tuple(r.debian for r in releases.TABLE.values())      # bookworm, trixi
 # bookworm: the set-up, a kernel and `cephlab down` (lab 09 runs on Debian 12 in the image, the
 # other labs natively); sid: every lab but the two longest (03, 08) as a learner runs it
 DEFAULT_LABS = {"bookworm": "00-welcome", "trixie": "all", "sid": "00 01 02 04 05 06 07 09 10 11"}
-DEFAULT_LABS_OTHER = "01-redundancy 09-cephfs-metadata"
 DEFAULT_NOTEBOOKS = {"trixie": "solutions"}         # the others: the student versions
 POLICY_RC_D = "#!/bin/sh\n# written by tests/setup/test_bare_system.py: no service starts in this root\nexit 101\n"
 # bootstrap.sh's own report of its two phases
@@ -276,7 +275,7 @@ def lab_folders(spec: str) -> str:
 def suite_labs(suite: str) -> tuple[str, str]:
     """(the labs' folders, "student" or "solutions") a suite's root runs: the defaults above, or
     CEPHLAB_BARE_LABS and CEPHLAB_BARE_NOTEBOOKS."""
-    labs = lab_folders(os.environ.get("CEPHLAB_BARE_LABS", DEFAULT_LABS.get(suite, DEFAULT_LABS_OTHER)))
+    labs = lab_folders(os.environ.get("CEPHLAB_BARE_LABS", DEFAULT_LABS[suite]))
     notebooks = notebook_kind(os.environ.get("CEPHLAB_BARE_NOTEBOOKS", DEFAULT_NOTEBOOKS.get(suite, "student")))
     return labs, notebooks
 
