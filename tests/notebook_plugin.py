@@ -17,8 +17,8 @@ TEST_OSDS = 4
 PREFIX = "pytest-"
 _shared = {}
 # Labs whose student version runs top to bottom elsewhere in this session, and where: on the
-# cephadm cluster (tests/cephadm/test_labs.py), in the image (tests/container/test_image.py, on
-# the host's release), or in a bare root of another Debian (tests/setup/test_bare_system.py,
+# cephadm cluster (tests/cephadm/test_labs.py), in the image (tests/container/test_image.py),
+# or in a bare root of a Debian release (tests/setup/test_bare_system.py,
 # which runs later: its list is known at collection). tests/notebooks/test_labs.py then skips
 # the native run: a student version differs from its solution only by the answers and hidden
 # tests it lacks, which no release or backend changes, and once per session proves it runs

@@ -8,13 +8,13 @@ native test cluster, so that one is started first and shared (CEPHLAB_TEST_CLUST
 import os
 import sys
 
-import nbformat
 import pytest
 
 from cephlab.core.run import run
 from tests.cephadm.conftest import ROOT
 from tests.notebook_plugin import STUDENT_RAN_ELSEWHERE
 from tests.notebook_plugin import test_cluster_name as native_cluster_name
+from tests.setup import run_notebook
 
 LABS = ["01-redundancy", "08-failure-and-recovery", "11-containers-and-cephadm"]
 NOTEBOOK_TIMEOUT_S = 3600
@@ -46,18 +46,13 @@ def test_solution_under_nbval(cephadm_export, ceph, lab_cluster, lab):
 def test_student_version_runs_top_to_bottom(cephadm_export, ceph, lab_cluster, lab, monkeypatch):
     """As tests/notebooks/test_labs.py does on the native cluster: every cell runs (even after an
     error, so the clean-up cell still undoes the lab), and none raises."""
-    from nbclient import NotebookClient
     for key, value in _env(cephadm_export).items():
         monkeypatch.setenv(key, value)         # the kernel inherits this process's environment
     monkeypatch.setenv("CEPHLAB_NAME", native_cluster_name())
     pools_before = _pool_max(ceph)
-    path = ROOT / "labs" / lab / f"{lab}.ipynb"
-    nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=NOTEBOOK_TIMEOUT_S, kernel_name="python3", allow_errors=True,
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
-    errors = [(i, o) for i, c in enumerate(nb.cells) if c.cell_type == "code"
-              for o in c.outputs if o.output_type == "error"]
-    assert not errors, "\n".join(f"cell {i}: {o.ename}: {o.evalue}" for i, o in errors)
+    nb = run_notebook.execute(ROOT / "labs" / lab / f"{lab}.ipynb", timeout=NOTEBOOK_TIMEOUT_S)
+    errors = run_notebook.error_outputs(nb)
+    assert not errors, "\n".join(f"cell {i}: {o.ename}: {o.evalue}" for i, _, o in errors)
     skipped = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
                for o in c.outputs if "skipped: needs a cephadm cluster" in str(o.get("text", ""))]
     assert not skipped, f"cells {skipped} skipped their cluster part: the kernel did not find the cephadm cluster"

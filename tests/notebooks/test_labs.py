@@ -10,6 +10,7 @@ import pytest
 from cephlab.course import notebooks
 from tests.conftest import assigned_folder
 from tests.notebook_plugin import STUDENT_RAN_ELSEWHERE
+from tests.setup import run_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = notebooks.solution_notebooks()
@@ -71,16 +72,11 @@ def test_student_version_runs_top_to_bottom(solution, lab_cluster):
     Every cell runs even after an error (as nbval does), so the lab's cleanup cell still undoes
     what it changed: a lab stopped halfway would leave, e.g., lab 06's lowered full ratios on
     the shared cluster and fail every lab after it."""
-    from nbclient import NotebookClient
     if solution.stem in STUDENT_RAN_ELSEWHERE:
         pytest.skip(f"this student version runs top to bottom {STUDENT_RAN_ELSEWHERE[solution.stem]}")
-    path = ROOT / "labs" / solution.stem / f"{solution.stem}.ipynb"
-    nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True,
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
-    errors = [(i, o) for i, c in enumerate(nb.cells) if c.cell_type == "code"
-              for o in c.outputs if o.output_type == "error"]
-    assert not errors, "\n".join(f"cell {i}: {o.ename}: {o.evalue}" for i, o in errors)
+    nb = run_notebook.execute(ROOT / "labs" / solution.stem / f"{solution.stem}.ipynb")
+    errors = run_notebook.error_outputs(nb)
+    assert not errors, "\n".join(f"cell {i}: {o.ename}: {o.evalue}" for i, _, o in errors)
     checks = [c for c in nb.cells if c.cell_type == "code" and "grader.check(" in c.source]
     assert checks, "the student version has no self-check cells"
-    assert all(c.outputs for c in checks), "a self-check cell printed nothing"
+    assert not run_notebook.silent_checks(nb), "a self-check cell printed nothing"

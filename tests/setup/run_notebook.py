@@ -1,7 +1,7 @@
 """Run a student notebook top to bottom as Jupyter would (nbclient, the python3 kernel of the
 interpreter running this), the way tests/notebooks/test_labs.py does: every cell runs even after
-an error, so the lab's cleanup cell still undoes what it changed. Exit 1 if any cell raised,
-printing each error with its cell. Used by tests/setup/bare_inside.sh inside the bare root.
+an error, so the lab's cleanup cell still undoes what it changed. Exit 1 if any cell raised or
+a self-check printed nothing, printing each with its cell. Used by tests/setup/bare_inside.sh inside the bare root.
 
     python run_notebook.py labs/NN-topic/NN-topic.ipynb executed.ipynb
 """
@@ -15,19 +15,35 @@ from nbclient import NotebookClient
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def main(path, executed):
+def execute(path, executed=None, timeout=600):
+    """The notebook at path, run top to bottom; every cell runs even after an error (saved to
+    executed, when given, also if the run itself fails)."""
     nb = nbformat.read(path, as_version=4)
     try:
-        NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True,
+        NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
                        resources={"metadata": {"path": str(Path(path).parent)}}).execute()
     finally:
-        nbformat.write(nb, executed)
+        if executed:
+            nbformat.write(nb, executed)
+    return nb
+
+
+def error_outputs(nb):
+    """[(cell index, cell, error output)] of an executed notebook."""
+    return [(i, c, o) for i, c in enumerate(nb.cells) if c.cell_type == "code"
+            for o in c.outputs if o.output_type == "error"]
+
+
+def silent_checks(nb):
+    """Indexes of the self-check cells that printed nothing: such a check tells the learner nothing."""
+    return [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
+            and "grader.check(" in c.source and not c.outputs]
+
+
+def main(path, executed):
+    nb = execute(path, executed)
     code = [c for c in nb.cells if c.cell_type == "code"]
-    errors = [(i, c, o) for i, c in enumerate(nb.cells) if c.cell_type == "code"
-              for o in c.outputs if o.output_type == "error"]
-    # as tests/notebooks/test_labs.py: a self-check that prints nothing tells the learner nothing
-    silent = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
-              and "grader.check(" in c.source and not c.outputs]
+    errors, silent = error_outputs(nb), silent_checks(nb)
     print(f"{path}: {sum(1 for c in code if c.execution_count)} of {len(code)} code cells run, "
           f"{len(errors)} raised, {len(silent)} self-checks printed nothing")
     for i, cell, out in errors:
