@@ -706,7 +706,8 @@ run.check("my_iops_ratio", my_iops_ratio, "iops_ratio",
 #
 # The model's inputs are the measured ends, so the check tests only the *shape*. It is paired:
 # each round's point is divided by the model fed with that same round's ends (`readmix.paired`),
-# so whatever the machine did to a whole round — a busy moment, slow drift — cancels. Its
+# so whatever the machine did to a whole round — a busy moment, slow drift — cancels, and the
+# table compares the round at the median of those ratios: its point against its own model. Its
 # tolerance adds two independent errors in quadrature, *√(h² + 0.10²)*: the run's own noise *h*,
 # half the range of those ratios over the three rounds relative to their median, and 10 %, how
 # far a whole run's ratios moved between separate runs on the CI machines (`readmix.tolerance`;
@@ -752,8 +753,9 @@ gap_pct, gap_model, gap_linear, gap_measured = readmix.widest_gap(mix_rounds)
 conclusions.render("""
 - **This run's ends.** Writes only: {w:,.0f} IOPS; reads only: {r:,.0f} IOPS, {ratio:.1f} times as many
   (the sliders above start at the lab authors' reference run, data/native_cluster_reference.csv).
-- **Between them.** At {pct} % reads the model predicted {model:,.0f} IOPS and the cluster did {measured:,.0f};
-  a linear mix would have given {linear:,.0f}. The spread over the rounds was {spread:.0%} (median over the points).
+- **Between them.** At {pct} % reads, in the round the table compares, the model fed with that round's
+  ends predicted {model:,.0f} IOPS and the cluster did {measured:,.0f}; a linear mix would have given {linear:,.0f}.
+  The spread over the rounds was {spread:.0%} (median over the points).
 """, w=mix_w, r=mix_r, ratio=mix_ratio, pct=gap_pct, model=gap_model, measured=gap_measured,
     linear=gap_linear, spread=readmix.median_spread(mix))
 

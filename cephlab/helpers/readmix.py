@@ -12,7 +12,8 @@ the spread over the rounds is the run's own noise.
 The model is iops.mixed_iops (a weighted harmonic mean) fed with the *measured* ends of the curve,
 0 % and 100 % reads: the points in between are its predictions. The comparison is paired
 (`paired`): each round's point is divided by the model fed with that same round's ends, so what
-the machine did to the whole round (a busy moment, slow drift) cancels. The tolerance adds two
+the machine did to the whole round (a busy moment, slow drift) cancels, and the check compares the
+round at the median of those ratios (its point, its model). The tolerance adds two
 independent errors in quadrature: the run's own noise, half the range of those ratios over the
 rounds, and MIN_TOL, how far a whole run moves. The rounds of one run share that
 run's moment, so their spread misses how far a whole run moves: over 7 separate runs
@@ -100,9 +101,12 @@ def _time_per_io(points: pd.DataFrame, pct):
 
 
 def paired(rounds: pd.DataFrame) -> pd.DataFrame:
-    """Per read % between the ends: the harmonic model and the linear control fed with each
-    round's own ends (medians over the rounds), the measured median, the median of the rounds'
-    measured/model ratios and their half range relative to it."""
+    """Per read % between the ends, the round at the median of the rounds' measured/model ratios
+    (the lower median for an even count), each round's point against the harmonic model and the
+    linear control fed with that same round's ends: its model, control, measured point and ratio,
+    and the half range of all the rounds' ratios relative to it. A ratio of medians instead (the
+    median point over the median model) mixes rounds and brings back the ends' own spread: on
+    Tentacle it read x1.38 from rounds whose ends had moved apart."""
     piv = rounds.pivot(index="round", columns="read %", values="IOPS")
     write, read = piv[0], piv[100]
     rows = {}
@@ -111,10 +115,11 @@ def paired(rounds: pd.DataFrame) -> pd.DataFrame:
             continue
         f = pct / 100
         model_r = pd.Series(iops.mixed_iops(read.to_numpy(), write.to_numpy(), f), index=piv.index)
-        ratio = piv[pct] / model_r
-        rows[pct] = {"model": model_r.median(), "linear": (f * read + (1 - f) * write).median(),
-                     "measured": piv[pct].median(), "ratio": ratio.median(),
-                     "half range": (ratio.max() - ratio.min()) / 2 / ratio.median(), "rounds": len(ratio)}
+        ratio = (piv[pct] / model_r).sort_values()
+        mid = ratio.index[(len(ratio) - 1) // 2]
+        rows[pct] = {"round": mid, "model": model_r[mid], "linear": f * read[mid] + (1 - f) * write[mid],
+                     "measured": piv[pct][mid], "ratio": ratio[mid],
+                     "half range": (ratio.max() - ratio.min()) / 2 / ratio[mid], "rounds": len(ratio)}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("read %")
 
 
@@ -157,7 +162,8 @@ def compare(rounds: pd.DataFrame, iodepth=IODEPTH, objects=IMAGE_MIB // OBJECT_M
 
 
 def widest_gap(rounds: pd.DataFrame):
-    """(read %, harmonic model, linear control, median measured) where the two models differ most."""
+    """(read %, harmonic model, linear control, measured) where the two models differ most, in
+    the round the check compares (paired)."""
     pairs = paired(rounds)
     pct = (pairs["linear"] - pairs["model"]).idxmax()
     row = pairs.loc[pct]

@@ -80,6 +80,25 @@ def test_pairing_cancels_what_a_round_does_as_a_whole():
     assert row.rel_tol == readmix.MIN_TOL and row.agrees and row.control_fails
 
 
+def test_the_check_compares_a_round_with_its_own_model_not_a_ratio_of_medians():
+    """The ends move 0.7-1.3 between rounds and round 1's point lies 30 % above its own model
+    (rounds 2 and 3 on theirs): the median point (rounds 1 and 3 at 1.3) over the median model
+    (round 1's) reads x1.3, outside the 18 % the rounds' spread allows; paired, the median round
+    sits on its model. The compared model, point and control all come from that one round."""
+    moved = [1.0, 0.7, 1.3]
+    rounds = _rounds(508.0, 4183.0, {0: moved, 100: moved, 70: [1.3, 1.0, 1.0]})
+    summary = readmix.summary(rounds)
+    model_1 = float(iops.mixed_iops(4183.0, 508.0, 0.7))
+    assert summary.loc[70, "median IOPS"] / model_1 == pytest.approx(1.3)     # the ratio of medians
+    pair = readmix.paired(rounds).loc[70]
+    assert pair["ratio"] == pytest.approx(1.0) and pair["half range"] == pytest.approx(0.15)
+    assert pair["model"] == pytest.approx(pair["measured"]) and pair["round"] in (2, 3)
+    mid = int(pair["round"])
+    assert pair["linear"] == pytest.approx(0.7 * 4183.0 * moved[mid - 1] + 0.3 * 508.0 * moved[mid - 1])
+    row = readmix.compare(rounds).rows[0]
+    assert row.agrees and row.control_fails and row.ratio == pytest.approx(1.0)
+
+
 def test_the_tolerance_adds_the_runs_noise_and_the_floor_in_quadrature():
     """Half range 15 % (ratios 0.9, 1.0, 1.2) and the 10 % floor: sqrt(0.15^2 + 0.10^2) = 18.0 %,
     more than either alone; with no spread the tolerance is the floor."""
