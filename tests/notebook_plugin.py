@@ -20,8 +20,9 @@ _shared = {}
 # cephadm cluster (tests/cephadm/test_labs.py), in the image (tests/container/test_image.py),
 # or in a bare root of a Debian release (tests/setup/test_bare_system.py,
 # which runs later: its list is known at collection). tests/notebooks/test_labs.py then skips
-# the native run: a student version differs from its solution only by the answers and hidden
-# tests it lacks, which no release or backend changes, and once per session proves it runs
+# the native run, and tests/cephadm/test_labs.py a root's lab that has no cephadm-only cells:
+# a student version differs from its solution only by the answers and hidden tests it lacks,
+# which no release or backend changes, and once per session proves it runs
 # with its answers blank; each release's behaviour is proven by the runs themselves (the native
 # solutions on Pacific, the trixie root's on Reef, the student versions with their agreement
 # checks on Tentacle).
