@@ -52,18 +52,45 @@ CHECKED_FOLDERS = ("tests/unit", "tests/models")
 
 
 def pytest_collection_modifyitems(config, items):
+    _deselect(config, items, solutions_on_cephadm(config, items),
+              "the native nbval of {}, whose solutions tests/cephadm runs under nbval on the "
+              "host's Ceph release")
     if os.environ.get("CEPHLAB_CHECK_PASSED") != "1":
         return
     root = Path(config.rootpath)
     folders = [root / f for f in CHECKED_FOLDERS]
     done = [i for i in items if any(i.path.is_relative_to(f) for f in folders)
             and i.get_closest_marker("oracle") is None]
-    if done:
-        config.hook.pytest_deselected(items=done)
-        skip = set(done)
-        items[:] = [i for i in items if i not in skip]
-        print(f"\n[ci] {len(done)} tests of {', '.join(CHECKED_FOLDERS)} deselected: `make check` "
-              "passed them (and ran ruff and mypy) in this CI job")
+    _deselect(config, items, done, f"the tests of {', '.join(CHECKED_FOLDERS)}, which `make check` "
+              "passed (and ran ruff and mypy) in this CI job")
+
+
+def _deselect(config, items, drop, why):
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        gone = set(drop)
+        items[:] = [i for i in items if i not in gone]
+        names = sorted({i.path.stem for i in drop})
+        print(f"\n[ci] {len(drop)} deselected: " + why.format(", ".join(names)))
+
+
+def solutions_on_cephadm(config, items) -> list:
+    """The native nbval items of the solutions that tests/cephadm/test_labs.py runs under nbval in
+    this session on the host's release (labs 01, 08, 11): each release runs each solution once.
+    Pacific's runs there; the native backend runs the same labs on Reef and Tentacle in the bare
+    roots, and tests/cluster its fault and recovery helpers on the host's release. Only when the
+    cephadm cluster can be built here (its own skip reason) and holds the host's Ceph (no
+    CEPHLAB_CEPHADM_SUITE); `pytest solutions/08-...` alone still runs natively."""
+    on_cephadm = {i.callspec.params["lab"] for i in items
+                  if i.path.name == "test_labs.py" and i.path.parent.name == "cephadm"
+                  and i.originalname == "test_solution_under_nbval"}
+    if not on_cephadm or os.environ.get("CEPHLAB_CEPHADM_SUITE"):
+        return []
+    from tests.cephadm.conftest import _skip_reason
+    if _skip_reason():
+        return []
+    solutions = Path(config.rootpath) / "solutions"
+    return [i for i in items if i.path.parent == solutions and i.path.stem in on_cephadm]
 
 
 def pytest_collection_finish(session):

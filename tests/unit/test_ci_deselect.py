@@ -33,3 +33,34 @@ def test_the_deselected_folders_are_the_ones_make_check_runs():
     from tests.conftest import CHECKED_FOLDERS
     line = re.search(r"^PURE_TESTS=\((.*?)\)", (ROOT / "cephlab" / "bootstrap.sh").read_text(), re.M)
     assert line and tuple(line[1].split()) == CHECKED_FOLDERS
+
+
+def _item(path: str, name: str = "", lab: str = ""):
+    from types import SimpleNamespace
+    return SimpleNamespace(path=ROOT / path, originalname=name, callspec=SimpleNamespace(params={"lab": lab}))
+
+
+def test_solutions_the_cephadm_cluster_runs_on_the_hosts_release_are_not_run_natively_too(monkeypatch):
+    """tests/conftest.solutions_on_cephadm: the native nbval cells of exactly the labs whose
+    solution tests/cephadm runs under nbval, and none when that cluster cannot be built here or
+    holds another release than the host's (CEPHLAB_CEPHADM_SUITE)."""
+    from types import SimpleNamespace
+
+    import tests.cephadm.conftest as cephadm
+    from tests.conftest import solutions_on_cephadm
+    config = SimpleNamespace(rootpath=ROOT)
+    native = [_item("solutions/01-redundancy.ipynb"), _item("solutions/08-failure-and-recovery.ipynb"),
+              _item("solutions/02-placement.ipynb"), _item("labs/01-redundancy/01-redundancy.ipynb")]
+    on_cephadm = [_item("tests/cephadm/test_labs.py", "test_solution_under_nbval", "01-redundancy"),
+                  _item("tests/cephadm/test_labs.py", "test_student_version_runs_top_to_bottom",
+                        "08-failure-and-recovery")]
+    items = native + on_cephadm
+    monkeypatch.delenv("CEPHLAB_CEPHADM_SUITE", raising=False)
+    monkeypatch.setattr(cephadm, "_skip_reason", lambda: "")
+    assert solutions_on_cephadm(config, items) == [native[0]]      # 08's student run is not its solution
+    assert solutions_on_cephadm(config, native) == []               # tests/cephadm not selected
+    monkeypatch.setenv("CEPHLAB_CEPHADM_SUITE", "trixie")
+    assert solutions_on_cephadm(config, items) == []
+    monkeypatch.delenv("CEPHLAB_CEPHADM_SUITE")
+    monkeypatch.setattr(cephadm, "_skip_reason", lambda: "tests/cephadm start privileged node containers")
+    assert solutions_on_cephadm(config, items) == []
