@@ -23,9 +23,9 @@ _shared = {}
 # the native run, and tests/cephadm/test_labs.py a root's lab that has no cephadm-only cells:
 # a student version differs from its solution only by the answers and hidden tests it lacks,
 # which no release or backend changes, and once per session proves it runs
-# with its answers blank; each release's behaviour is proven by the runs themselves (the native
-# solutions on Pacific, the trixie root's on Reef, the student versions with their agreement
-# checks on Tentacle).
+# with its answers blank; each release's behaviour is proven by the runs themselves (Pacific's
+# solutions natively and, for 01, 08 and 11, on the cephadm cluster; the trixie root's on Reef;
+# the student versions with their agreement checks on Tentacle).
 STUDENT_RAN_ELSEWHERE: dict[str, str] = {}
 
 

@@ -4,9 +4,9 @@ Each solution runs under nbval as on the native cluster (a nested pytest: its sa
 compared the same way), then each student version runs top to bottom (01's and 08's only when no
 bare root runs them later in the session). On the host's release these nbval runs stand for the
 native ones, which tests/conftest.py then deselects (solutions_on_cephadm): each release runs each
-solution once. The kernels find the
-cephadm cluster through CEPHLAB_BACKEND=cephadm and its export folder; lab 11 also benchmarks the
-native test cluster, so that one is started first and shared (CEPHLAB_TEST_CLUSTER).
+solution once. The kernels find the cephadm cluster through CEPHLAB_BACKEND=cephadm and its export
+folder; lab 11 also benchmarks the native test cluster, so that one is started first and shared
+(CEPHLAB_TEST_CLUSTER).
 """
 import os
 import sys
