@@ -102,13 +102,20 @@ def image_wheels(release: releases.Release) -> tuple[str, ...]:
             + (CRYPTO_PINS if release.mgr_bcrypt_in_process else ()))
 
 
+CEPHX_CIPHERS = {1: "aes", 2: "aes256k"}      # cephx key types by number, as `ceph mon dump` names them
+
+
 def shell_table() -> str:
     """vagrant/provision/releases.tsv: for each row of the release table, what the cephadm image
-    needs (major, codename, the cephadm module's ssh library, the wheels), tab-separated."""
+    needs (major, codename, the cephadm module's ssh library, the wheels), the suite of its
+    node containers ("-": the release's own) and the cipher of the cephx keys its monitors make
+    (aes: AES-128, aes256k: AES-256), and whether its nodes need empty udev records for
+    ceph-volume (yes/no), tab-separated."""
     head = ("# Written by `python -m cephlab.core.mgr_files --table` from cephlab/core/releases.py;\n"
             "# tests/unit/test_mgr_files.py checks that the two agree. Read by releases.sh.\n"
-            "# major\tcodename\tssh\twheels\n")
-    rows = (f"{r.major}\t{r.codename}\t{r.mgr_ssh}\t{' '.join(image_wheels(r))}\n"
+            "# major\tcodename\tssh\twheels\tnode_suite\tcephx_cipher\tudev_records\n")
+    rows = ("\t".join((str(r.major), r.codename, r.mgr_ssh, " ".join(image_wheels(r)), r.node_suite or "-",
+                        CEPHX_CIPHERS[r.cephx_key[0]], "yes" if r.ceph_volume_needs_udev_records else "no")) + "\n"
             for r in releases.TABLE.values())
     return head + "".join(rows)
 

@@ -62,6 +62,15 @@ class Release:
     # whose resource tracker cannot start inside ceph-mgr: cephadm's ThreadPool raises
     # BrokenPipeError and the module never runs (measured in the 20.2.4 image, 2026-11-28)
     mgr_python_forkserver: bool = False
+    # the Debian suite of the cephadm cluster's node containers when not `debian` (the Ceph image
+    # is still `debian`'s): sid's systemd 262 exits at once as PID 1 on a cgroup-v1 host (this CI
+    # machine), trixie's 257 runs, so Tentacle's nodes are trixie with sid's cephadm package alone
+    # (a Python zipapp; measured 2026-11-29). The nodes' ceph-common is then that suite's.
+    node_suite: str = ""
+    # ceph-volume lists a disk only if udev has a record of it (/run/udev/data/bMAJOR:MINOR; Tentacle's
+    # disk.UdevData), where Pacific and Reef ask lsblk: the container nodes, which run no udevd,
+    # then write empty records (vagrant/containers/node/udev-records.service; measured 2026-11-29)
+    ceph_volume_needs_udev_records: bool = False
 
     @property
     def name(self) -> str:
@@ -103,7 +112,8 @@ TABLE: dict[int, Release] = {r.major: r for r in (
             mgr_bcrypt_in_process=False, mgr_ssh="asyncssh", relative_class_dir=True,
             crushtool_stats_need_num_rep=True, rbd_fuse_takes_options=False, counters=_REEF_COUNTERS,
             cephx_key=(2, 32), mgr_python_forkserver=True,
-            recovery_sleep_degraded=True),
+            recovery_sleep_degraded=True, node_suite="trixie",
+            ceph_volume_needs_udev_records=True),
 )}
 WRITTEN_FOR = TABLE[ceph_version.WRITTEN_FOR]
 

@@ -71,13 +71,15 @@ def test_release_need_reads_the_row_for_major_reads():
     between rows, before the first and after the last."""
     script = mgr_files.TABLE_FILE.parent / "releases.sh"
     majors = list(range(12, 25))
-    asks = "; ".join(f'echo "$(release_need {m} codename)|$(release_need {m} ssh)|$(release_need {m} wheels)"'
-                     for m in majors)
+    columns = ("codename", "ssh", "wheels", "node_suite", "cephx_cipher", "udev_records")
+    asks = "; ".join('echo "' + "|".join(f"$(release_need {m} {c})" for c in columns) + '"' for m in majors)
     out = run(["bash", "-c", f'source "{script}"; {asks}'], what="release_need").stdout.splitlines()
-    want = [f"{r.codename}|{r.mgr_ssh}|{' '.join(mgr_files.image_wheels(r))}"
+    want = ["|".join((r.codename, r.mgr_ssh, " ".join(mgr_files.image_wheels(r)), r.node_suite,
+                      ("aes", "aes256k")[r.cephx_key[0] - 1], "yes" if r.ceph_volume_needs_udev_records else "no"))
             for r in map(releases.for_major, majors)]
     assert out == want
-    assert out[majors.index(17)] == "reef|asyncssh|cryptography==40.0.2 pyOpenSSL==23.1.1"
+    assert out[majors.index(17)] == "reef|asyncssh|cryptography==40.0.2 pyOpenSSL==23.1.1||aes|no"
+    assert out[majors.index(20)] == "tentacle|asyncssh||trixie|aes256k|yes"      # an empty column stays empty
 
 
 def test_release_need_refuses_what_it_cannot_answer():

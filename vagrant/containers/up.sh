@@ -54,10 +54,14 @@ ceph_key() {
     } | sha256sum | cut -c1-16
 }
 node_key() {
-    { cat "$CONTAINERS_DIR"/node/*; printf '%s\n' "$1"; podman --version
-      podman image inspect --format '{{.Id}}' "$(base_image)"; } | sha256sum | cut -c1-16
+    { cat "$CONTAINERS_DIR"/node/* "$PROVISION_SRC/releases.tsv"; printf '%s %s\n' "$1" "$NODE_SUITE"; podman --version
+      podman image inspect --format '{{.Id}}' "$(node_base)"; } | sha256sum | cut -c1-16
 }
 base_image() { printf 'localhost/debian:%s\n' "${SUITE:-bookworm}"; }
+# The nodes' base: the release table's node_suite where the release's own suite cannot be a node
+# here (Tentacle: sid's systemd does not run as PID 1 on a cgroup-v1 host), else the Ceph image's.
+NODE_SUITE=""
+node_base() { printf 'localhost/debian:%s\n' "${NODE_SUITE:-${SUITE:-bookworm}}"; }
 
 image_has_key() {
     [ "$(podman image inspect --format '{{index .Labels "org.cephlab.key"}}' "$1" 2> /dev/null)" = "$2" ]
@@ -131,12 +135,23 @@ images() {
             "$release" "$ckey" | podman build -q -t "$CEPH_IMAGE" -f - "$STATE" > /dev/null \
             || die "podman build of $CEPH_IMAGE failed"
     fi
+    NODE_SUITE="$(release_need "${release%%.*}" node_suite)"
+    [ -z "$NODE_SUITE" ] || [ -n "$SUITE" ] \
+        || die "Ceph $release's nodes are Debian $NODE_SUITE with cephadm from this machine's suite: name that suite in CEPHLAB_CEPHADM_SUITE (e.g. sid)" 2
+    if [ -n "$NODE_SUITE" ] && ! podman image exists "$(node_base)"; then
+        log "node base: Debian $NODE_SUITE (the release table's node_suite for Ceph $release; log $STATE/host/provision.log)"
+        CEPHLAB_STATE="$STATE/host" CEPHLAB_LOG="$STATE/host/provision.log" CEPHLAB_SUITE="$NODE_SUITE" \
+            bash "$PROVISION_SRC/build-image.sh" --base-only \
+            || die "the Debian $NODE_SUITE base image failed: see $STATE/host/provision.log"
+    fi
     nkey="$(node_key "$version")"
     if [ "$force" != 1 ] && image_has_key "$NODE_IMAGE" "$nkey"; then
         log "$NODE_IMAGE: cached (key $nkey), no build"
     else
-        log "node image: systemd, sshd, chrony, podman, cephadm $version (key $nkey; log $STATE/node-build.log)"
-        podman build --network host --build-arg "CEPH_VERSION=$version" --build-arg "BASE=$(base_image)" \
+        log "node image: systemd, sshd, chrony, podman, cephadm $version${NODE_SUITE:+ from $SUITE on Debian $NODE_SUITE} (key $nkey; log $STATE/node-build.log)"
+        podman build --network host --build-arg "CEPH_VERSION=$version" --build-arg "BASE=$(node_base)" \
+            --build-arg "CEPHADM_SUITE=${NODE_SUITE:+$SUITE}" \
+            --build-arg "UDEV_RECORDS=$(release_need "${release%%.*}" udev_records)" \
             --label "org.cephlab.key=$nkey" \
             --label "$LABEL" -t "$NODE_IMAGE" "$CONTAINERS_DIR/node" > "$STATE/node-build.log" 2>&1 \
             || { tail -n 20 "$STATE/node-build.log"; die "node image build failed: see $STATE/node-build.log (is the Debian mirror reachable?)"; }

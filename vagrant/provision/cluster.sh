@@ -96,7 +96,36 @@ CONF
     log "cephadm ${args[*]}"
     cephadm "${args[@]}" > "$CEPHLAB_STATE/bootstrap.log" 2>&1 \
         || { tail -n 30 "$CEPHLAB_STATE/bootstrap.log"; die "cephadm bootstrap failed: see $CEPHLAB_STATE/bootstrap.log"; }
+    admin_key_for_older_clients
     log "bootstrap complete: fsid $(ceph fsid)"
+}
+
+# A release whose monitors take only AES-256 cephx keys (Tentacle: aes256k, the release table's
+# cephx_cipher) gives client.admin a key that older clients cannot parse: this node's ceph-common
+# (the node suite's, Reef) and the host's ceph (Debian 12: Pacific). So the monitors also accept
+# AES-128 (`aes`), client.admin gets an AES-128 key (`ceph auth rotate`, as the Tentacle CLI
+# in `cephadm shell`, the one client that can read the first key), and the three health warnings
+# that say so are muted: the lab's clients are older than its cluster, on purpose.
+admin_key_for_older_clients() {
+    [ "$(release_need "$(ceph_release cephadm | cut -d. -f1)" cephx_cipher)" = aes256k ] || return 0
+    step "cephx: an AES-128 client.admin key for older clients (Ceph $(ceph_release cephadm) makes AES-256 ones)"
+    local shell=(cephadm --image "$IMAGE" shell --) key="$CEPHLAB_STATE/admin.keyring.new" i
+    "${shell[@]}" ceph mon set auth_allowed_ciphers aes,aes256k > /dev/null 2>&1 \
+        || die "ceph mon set auth_allowed_ciphers aes,aes256k failed (in cephadm shell)"
+    "${shell[@]}" ceph mon set auth_preferred_cipher aes > /dev/null 2>&1 \
+        || die "ceph mon set auth_preferred_cipher aes failed (in cephadm shell)"
+    # the leader lets `aes` keys be created only from its next tick (mon_tick_interval, 5 s)
+    for i in $(seq 12); do
+        "${shell[@]}" ceph auth rotate client.admin --key_type aes > "$key" 2> /dev/null && grep -q 'key = AQ' "$key" && break
+        [ "$i" -lt 12 ] || die "ceph auth rotate client.admin --key_type aes refused for 60 s: see 'ceph mon dump' (auth_allowed_ciphers) in cephadm shell"
+        sleep 5
+    done
+    install -m 600 "$key" /etc/ceph/ceph.client.admin.keyring
+    rm -f "$key"
+    for i in AUTH_INSECURE_CLIENT_KEY_TYPE AUTH_INSECURE_KEYS_ALLOWED AUTH_INSECURE_KEYS_CREATABLE; do
+        ceph health mute "$i" > /dev/null || die "ceph health mute $i failed with the new key"
+    done
+    log "client.admin: AES-128 key; auth_allowed_ciphers aes,aes256k; the 3 AUTH_INSECURE_* warnings muted"
 }
 
 wait_orchestrator() {

@@ -44,10 +44,10 @@ report() {
     echo "or start over with: vagrant destroy -f && vagrant up"
 }
 
-# Reef's mgr (Debian 13's 18.2.7) reports an AttributeError as a module crash each time it loads a
-# module whose class has no NOTIFY_TYPES (PyModule::load_subclass_of), though the module loads and
-# runs: 11 "crashes" per mgr start, and RECENT_MGR_MODULE_CRASH. Those reports, and only those, are
-# archived (named in the log); any other crash still holds the gate.
+# Reef's mgr (Debian 13's 18.2.7; Tentacle's 20.2.4 too) reports an AttributeError as a module
+# crash each time it loads a module whose class has no NOTIFY_TYPES (PyModule::load_subclass_of),
+# though the module loads and runs: 11 "crashes" per mgr start, and RECENT_MGR_MODULE_CRASH. Those
+# reports, and only those, are archived (named in the log); any other crash still holds the gate.
 archive_load_reports() {
     local ids
     ids="$(ceph crash ls-new --format json --connect-timeout 20 2>/dev/null | python3 -c '
@@ -58,7 +58,7 @@ for c in json.load(sys.stdin):
     [ -n "$ids" ] || return 0
     local id n=0
     for id in $ids; do ceph crash archive "$id" > /dev/null 2>&1 && n=$((n + 1)); done
-    log "archived $n mgr module-load reports (AttributeError on loading a module that runs; Reef)"
+    log "archived $n mgr module-load reports (AttributeError on loading a module that runs; Reef and later)"
 }
 
 step "health gate: waiting up to ${TIMEOUT} s for ${EXPECTED} OSDs up and in, and HEALTH_OK"
