@@ -116,7 +116,9 @@ admin_key_for_older_clients() {
         || die "ceph mon set auth_preferred_cipher aes failed (in cephadm shell)"
     # the leader lets `aes` keys be created only from its next tick (mon_tick_interval, 5 s)
     for i in $(seq 12); do
-        "${shell[@]}" ceph auth rotate client.admin --key_type aes > "$key" 2> /dev/null && grep -q 'key = AQ' "$key" && break
+        # umask 077: the new key is never readable by others, not even before install -m 600
+        (umask 077; "${shell[@]}" ceph auth rotate client.admin --key_type aes > "$key" 2> /dev/null) \
+            && grep -q 'key = AQ' "$key" && break
         [ "$i" -lt 12 ] || die "ceph auth rotate client.admin --key_type aes refused for 60 s: see 'ceph mon dump' (auth_allowed_ciphers) in cephadm shell"
         sleep 5
     done
