@@ -75,7 +75,7 @@ def test_release_need_reads_the_row_for_major_reads():
     asks = "; ".join('echo "' + "|".join(f"$(release_need {m} {c})" for c in columns) + '"' for m in majors)
     out = run(["bash", "-c", f'source "{script}"; {asks}'], what="release_need").stdout.splitlines()
     want = ["|".join((r.codename, r.mgr_ssh, " ".join(mgr_files.image_wheels(r)), r.node_suite,
-                      ("aes", "aes256k")[r.cephx_key[0] - 1], "yes" if r.ceph_volume_needs_udev_records else "no"))
+                      mgr_files.CEPHX_CIPHERS[r.cephx_key[0]], "yes" if r.ceph_volume_needs_udev_records else "no"))
             for r in map(releases.for_major, majors)]
     assert out == want
     assert out[majors.index(17)] == "reef|asyncssh|cryptography==40.0.2 pyOpenSSL==23.1.1||aes|no"

@@ -9,14 +9,16 @@ version_release() {
     printf '%s' "$1" | sed -e 's/^[0-9]*://' -e 's/[+~-].*//'
 }
 
-# release_need MAJOR ssh|wheels|codename|node_suite|cephx_cipher|udev_records: that column of MAJOR's row. A major without a row takes
-# the next newer row, else the newest (as releases.for_major does: Quincy 17 reads Reef's).
+# release_need MAJOR COLUMN: that column of MAJOR's row, COLUMN one of the names in releases.tsv's
+# header line (ssh, wheels, codename, node_suite, ...; "-" there reads as empty). A major without a
+# row takes the next newer row, else the newest (as releases.for_major does: Quincy 17 reads Reef's).
 release_need() {
     local table
     table="$(dirname "${BASH_SOURCE[0]}")/releases.tsv"
     awk -F'\t' -v want="$1" -v col="$2" '
-        BEGIN { n = (col == "codename") ? 2 : (col == "ssh") ? 3 : (col == "wheels") ? 4 : (col == "node_suite") ? 5 : (col == "cephx_cipher") ? 6 : (col == "udev_records") ? 7 : 0
-                if (!n || want !~ /^[0-9]+$/) { print "release_need: MAJOR ssh|wheels|codename|node_suite|cephx_cipher|udev_records" > "/dev/stderr"; exit 2 } }
+        function usage() { print "release_need: MAJOR ssh|wheels|codename|... (a column in the header of releases.tsv)" > "/dev/stderr"; exit 2 }
+        BEGIN { if (want !~ /^[0-9]+$/) usage() }
+        /^# major\t/ { for (i = 2; i <= NF; i++) if ($i == col) n = i; if (!n) usage(); next }
         /^#/ { next }
         { m = $1 + 0; v[m] = $n
           if (m >= want + 0 && (best == "" || m < best)) best = m
