@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .cache import folder
 from .crushmap import OPS
 from .ln import LN_MINUS_ONE
 
@@ -90,7 +91,7 @@ def _load():
     # crc32, not hashlib: this runs in every `cephlab crush` and loading OpenSSL costs ~5 ms.
     # The flags are in the key, so a home shared by machines of other CPUs builds their own.
     key = zlib.crc32(source + repr((flags, os.uname().machine, compiler)).encode())
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cephlab"
+    cache = folder()
     path = cache / f"crush-mapper-{key:08x}.so"
     if not path.exists():
         if compiler is None:

@@ -130,20 +130,37 @@ for path in sorted(glob.glob(os.path.expanduser("~/.cache/*/*"))):
 """
 
 
+def lab02_placement_lines() -> str:
+    """The lines of lab 02's student notebook that place its 10,000 OSDs, as a grading runs them."""
+    nb = grading.read(LABS / "02-placement" / "02-placement.ipynb")
+    sources = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"] for c in nb["cells"]]
+    cell = next(s for s in sources if "BIG_COUNTS = " in s)
+    lines = cell.splitlines()
+    return "\n".join(lines[:next(i for i, line in enumerate(lines) if "BIG_COUNTS = " in line) + 1])
+
+
 def test_warmed_caches_are_found_inside_and_read_only(shared, tmp_path):
     """Sandbox.warm builds, once per batch, the caches every grading would build in its empty
-    home; each grading finds them where its programs look, and cannot change them for the next."""
+    home; each grading finds them where its programs look, and cannot change them for the next.
+    Lab 02's placement is warmed only for a batch with lab 02, and its cell then computes nothing:
+    the probe removes the function that would, so a cache miss raises."""
     box = sandbox.Sandbox()
-    warmed = box.warm(shared)
+    assert not [k for k in box.warm(shared) if "/pg-counts-" in k], "warmed lab 02 for a batch without it"
+    warmed = box.warm(shared, labs={"02-placement", "01-redundancy"})
     fonts = [k for k in warmed if "/.cache/matplotlib/fontlist-" in k]
     mappers = [k for k in warmed if "/.cache/cephlab/crush-mapper-" in k]
+    placements = [k for k in warmed if "/.cache/cephlab/pg-counts-" in k]
     assert len(fonts) == 1 and len(mappers) == (1 if shutil.which("cc") or shutil.which("gcc") else 0), warmed
+    assert len(placements) == 1, warmed
     job = tmp_path / "job"
     job.mkdir()
-    argv = box.command(job, [sys.executable, "-c", WARMED_PROBE], shared, ro=warmed)
+    probe = ("from models.crush import analysis as an, build\n"
+             "del an._pg_counts\n" + lab02_placement_lines() + "\nprint(BIG_COUNTS[2**19].sum())\n")
+    argv = box.command(job, [sys.executable, "-c", probe + WARMED_PROBE], shared, ro=warmed)
     run = subprocess.run(argv, capture_output=True, text=True, timeout=120, preexec_fn=box.limit)
     assert run.returncode == 0, run.stderr
-    status, *files = run.stdout.splitlines()
+    placed, status, *files = run.stdout.splitlines()
+    assert placed == str(2**19 * 3), "lab 02's warmed placement does not hold every copy"
     if mappers:
         assert status == f"c ({mappers[0]})", "the mapper was not loaded from the warmed cache"
     assert sorted(files) == sorted(f"EROFS {k}" for k in warmed)

@@ -170,6 +170,40 @@ def test_pg_counts_by_pg_num_equal_separate_placements():
         assert row.sum() == 3 * n
 
 
+def test_large_placements_are_cached_by_everything_they_depend_on(tmp_path, monkeypatch):
+    """From CACHED_COPIES copies up, the same call reads its counts back without placing again;
+    another map, rule, size, pg_nums, pool or weights places anew; a damaged file or a cache
+    that cannot be written only means placing again."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(an, "CACHED_COPIES", 300)
+    cmap, args = build.hosts_map(8, 3, prefix="h", first=0), ("by_host", 3, [100, 64])
+    placed = []
+    real = an._pg_counts
+    monkeypatch.setattr(an, "_pg_counts", lambda *a: placed.append(a[1:5]) or real(*a))
+    first = an.pg_counts_by_pg_num(cmap, *args, pool_id=4)
+    again = an.pg_counts_by_pg_num(build.hosts_map(8, 3, prefix="h", first=0), *args, pool_id=4)
+    assert (first == again).all() and len(placed) == 1
+    other_weights = cmap.device_weights({0: 0})
+    for call in [lambda: an.pg_counts_by_pg_num(cmap, *args, pool_id=5),
+                 lambda: an.pg_counts_by_pg_num(build.hosts_map(8, 3, prefix="g", first=0), *args, pool_id=4),
+                 lambda: an.pg_counts_by_pg_num(cmap, "by_host", 2, [100, 64], pool_id=4),
+                 lambda: an.pg_counts_by_pg_num(cmap, "by_host", 3, [64, 100], pool_id=4),
+                 lambda: an.pg_counts_by_pg_num(cmap, *args, pool_id=4, weights=other_weights)]:
+        before = len(placed)
+        call()
+        assert len(placed) == before + 1, "a different placement was read from the cache"
+    assert an.pg_counts_by_pg_num(cmap, *args, pool_id=4, weights=other_weights)[:, 0].sum() == 0
+    small = len(placed)
+    an.pg_counts_by_pg_num(cmap, "by_host", 3, [50], pool_id=4)
+    an.pg_counts_by_pg_num(cmap, "by_host", 3, [50], pool_id=4)
+    assert len(placed) == small + 2, "150 copies (under CACHED_COPIES) were cached"
+    for f in (tmp_path / "cephlab").glob("pg-counts-*.npy"):
+        f.write_bytes(b"not an array")
+    assert (an.pg_counts_by_pg_num(cmap, *args, pool_id=4) == first).all() and len(placed) == small + 3
+    monkeypatch.setenv("XDG_CACHE_HOME", "/proc/no-such-folder")
+    assert (an.pg_counts_by_pg_num(cmap, *args, pool_id=4) == first).all()
+
+
 def test_count_bin_width():
     """max(1, round(std / 3)): std 12.54 at 524,288 PGs of size 3 on 10,000 OSDs -> 4 PGs; std
     2.22 at 16,384 -> 1."""
