@@ -25,6 +25,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from cephlab.backends.settings import load_settings
+from cephlab.core import releases
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterError, ClusterNotRunning
 from cephlab.core.lock import cluster_lock
@@ -42,6 +43,8 @@ class ClusterView(Protocol):
     client: CephClient
 
     def ceph(self, *args: str, timeout: float = 30, inbuf: bytes = b"") -> Any: ...
+
+    def release(self) -> releases.Release: ...
 
 
 class Unsupported(ClusterError):
@@ -269,8 +272,11 @@ class OrchestratorBackend(Backend):
 
         cephadm only schedules the action for its serve loop, and Pacific clears a daemon's
         scheduled action after running the one before: an action asked for while the loop still
-        runs the previous one on the same daemon (a start right after a stop) is dropped."""
+        runs the previous one on the same daemon (a start right after a stop) is dropped. A lab
+        stops a daemon on purpose, PGs degraded or not, as Pacific and Reef do: where cephadm
+        first asks ok-to-stop, with --force (Release.orch_stop_needs_force)."""
         asks = [0]
+        force = ["--force"] if action == "stop" and cluster.release().orch_stop_needs_force else []
 
         def done() -> bool:
             kind, _, ident = daemon.partition(".")       # Pacific's `orch ps` has no --daemon_name
@@ -278,7 +284,7 @@ class OrchestratorBackend(Backend):
                                 timeout=60)
             if asks[0] and any(r.get("status_desc") == status for r in rows):
                 return True
-            cluster.ceph("orch", "daemon", action, daemon)
+            cluster.ceph("orch", "daemon", action, daemon, *force)
             asks[0] += 1
             return False
         poll_until(done, self.daemon_timeout_s, f"cephadm: {daemon} {status}", interval=ACTION_RETRY_S,

@@ -71,6 +71,11 @@ class Release:
     # disk.UdevData), where Pacific and Reef ask lsblk: the container nodes, which run no udevd,
     # then write empty records (vagrant/containers/node/udev-records.service; measured 2026-11-29)
     ceph_volume_needs_udev_records: bool = False
+    # `ceph orch daemon stop|restart` asks the daemon type's ok-to-stop first and refuses ("unsafe
+    # to stop osd(s) at this time (1 PGs are or would become offline)") unless given --force, which
+    # Pacific's and Reef's command does not take (Tentacle's cephadm module.py daemon_action;
+    # refused here on a cluster whose OSDs had been up 7 s, measured 2026-11-29)
+    orch_stop_needs_force: bool = False
 
     @property
     def name(self) -> str:
@@ -113,7 +118,7 @@ TABLE: dict[int, Release] = {r.major: r for r in (
             crushtool_stats_need_num_rep=True, rbd_fuse_takes_options=False, counters=_REEF_COUNTERS,
             cephx_key=(2, 32), mgr_python_forkserver=True,
             recovery_sleep_degraded=True, node_suite="trixie",
-            ceph_volume_needs_udev_records=True),
+            ceph_volume_needs_udev_records=True, orch_stop_needs_force=True),
 )}
 WRITTEN_FOR = TABLE[ceph_version.WRITTEN_FOR]
 
