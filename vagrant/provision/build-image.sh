@@ -156,7 +156,9 @@ RUN if [ -f /tmp/mgr/keep-modules ]; then \\
       for f in /etc/python3*/sitecustomize.py; do cat /tmp/mgr/mgr-start-method.sitecustomize >> "\$f"; done; \\
     fi \\
  && rm -rf /tmp/mgr && python3 -c 'import asyncssh'
-LABEL org.cephlab.core.release="$release" org.cephlab.source="Debian packages"
+# ceph=True: what get_last_local_ceph_image of cephadm looks for, so that cephadm shell on a node
+# finds this image instead of pulling quay.io/ceph/ceph:vNN (the nodes have no route out)
+LABEL org.cephlab.core.release="$release" org.cephlab.source="Debian packages" ceph="True"
 CONTAINERFILE
         return 0
     fi
@@ -177,7 +179,9 @@ RUN pip install --break-system-packages --no-deps --no-build-isolation --target 
       --no-index --find-links /tmp/wheels "$wheels" \\
  || pip install --break-system-packages --no-deps --no-build-isolation --target /usr/lib/python3/dist-packages "$wheels"
 RUN python3 -c 'import remoto, execnet' && rm -rf /tmp/wheels
-LABEL org.cephlab.core.release="$release" org.cephlab.source="Debian packages"
+# ceph=True: what get_last_local_ceph_image of cephadm looks for, so that cephadm shell on a node
+# finds this image instead of pulling quay.io/ceph/ceph:vNN (the nodes have no route out)
+LABEL org.cephlab.core.release="$release" org.cephlab.source="Debian packages" ceph="True"
 CONTAINERFILE
 }
 
