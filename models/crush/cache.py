@@ -10,8 +10,10 @@ filling the same entry at once leave one good file.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -61,20 +63,26 @@ def load(name: str, shape: tuple, dtype) -> np.ndarray | None:
 
 def save(name: str, array: np.ndarray) -> None:
     """Keep `array` as `name`; silently not, when the folder cannot be written."""
-    import tempfile
-
-    target = folder() / f"{name}.npy"
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=target.stem, suffix=".tmp")
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "wb") as out:
-            np.save(out, array, allow_pickle=False)
-        os.replace(tmp, target)
+        with whole_file(folder() / f"{name}.npy") as tmp, open(tmp, "wb") as out:
+            np.save(out, array, allow_pickle=False)     # to a file object: no ".npy" added
     except OSError:
         pass
+
+
+@contextlib.contextmanager
+def whole_file(target: Path) -> Iterator[str]:
+    """A temporary path beside `target` to write; it replaces `target` when the block ends
+    without an exception, and is removed in every case, so a reader never sees half a file and
+    two writers leave one whole one. OSError when the folder cannot be written."""
+    import tempfile
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=target.stem, suffix=".tmp")
+    os.close(fd)
+    try:
+        yield tmp
+        os.replace(tmp, target)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

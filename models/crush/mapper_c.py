@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .cache import folder
+from .cache import folder, whole_file
 from .crushmap import OPS
 from .ln import LN_MINUS_ONE
 
@@ -124,31 +124,30 @@ def _cpu_flags():
     return ()
 
 
+class _BuildFailed(Exception):
+    """Why the compiler did not leave a library (not an OSError: that one means no cache)."""
+
+
 def _build(compiler, flags, cache, path):
     """Compile SOURCE to path (atomically: other processes may build it at the same time).
     Returns None, or why it failed."""
     # imported here, not at the top: only the first use builds
     import subprocess
-    import tempfile
 
     try:
-        cache.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache, prefix=path.stem, suffix=".tmp")
-        os.close(fd)
+        with whole_file(path) as tmp:
+            try:
+                done = subprocess.run([compiler, *flags, "-o", tmp, str(SOURCE)],
+                                      capture_output=True, text=True)
+            except OSError as err:
+                raise _BuildFailed(f"building {SOURCE.name} with {compiler} failed: {err}") from err
+            if done.returncode != 0:
+                raise _BuildFailed(f"{compiler} could not build {SOURCE.name}: {done.stderr.strip()[-500:]}")
+    except _BuildFailed as err:
+        return str(err)
     except OSError as err:
         return f"no writable cache for the compiled mapper ({cache}): {err}"
-    try:
-        done = subprocess.run([compiler, *flags, "-o", tmp, str(SOURCE)],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            return f"{compiler} could not build {SOURCE.name}: {done.stderr.strip()[-500:]}"
-        os.replace(tmp, path)
-        return None
-    except OSError as err:
-        return f"building {SOURCE.name} with {compiler} failed: {err}"
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    return None
 
 
 class Prepared:
