@@ -96,7 +96,12 @@ def solutions_on_cephadm(config, items) -> list:
 def pytest_collection_finish(session):
     """The bare roots of tests/setup/test_bare_system.py start their set-up now, beside the rest
     of the suite (their labs still wait for their own test), and the student versions they will
-    run are not run natively too: CI's 75 minutes."""
+    run are not run natively too, nor lab 11's on the host's cephadm cluster when another
+    release's cephadm cluster runs it (tests/cephadm_releases): CI's 75 minutes."""
+    later = next((i.module for i in session.items if i.path.parent.name == "cephadm_releases"
+                  and hasattr(i, "module")), None)
+    if later is not None:
+        notebook_plugin.CEPHADM_STUDENT_LATER.update(later.student_runs(session.items))
     bare = next((i.module for i in session.items if i.path.name == "test_bare_system.py"
                  and hasattr(i, "module")), None)
     if bare is not None:

@@ -27,6 +27,9 @@ _shared = {}
 # solutions natively and, for 01, 08 and 11, on the cephadm cluster; the trixie root's on Reef;
 # the student versions with their agreement checks on Tentacle).
 STUDENT_RAN_ELSEWHERE: dict[str, str] = {}
+# Labs whose student version, cephadm half included, runs later in this session on another
+# release's cephadm cluster (tests/cephadm_releases), and where: the host's cephadm run skips it.
+CEPHADM_STUDENT_LATER: dict[str, str] = {}
 
 
 def test_cluster_name(suffix=""):

@@ -13,6 +13,8 @@ the exported ceph.conf and keyring, through the `ceph` and `rados` programs.
 import json
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -37,15 +39,14 @@ def _skip_reason() -> str:
     return ""
 
 
-@pytest.fixture(scope="package")
-def cephadm_export(tmp_path_factory):
-    """Bring the cluster up (up.sh), yield the export folder; down.sh at the end."""
+@contextmanager
+def cluster_up(export: Path, **env: str) -> Iterator[Path]:
+    """up.sh with this export folder (and `env`, e.g. another release's suite and state folder),
+    yield the folder; down.sh at the end, also when up.sh failed, unless CEPHLAB_CEPHADM_KEEP=1."""
     reason = _skip_reason()
     if reason:
         pytest.skip(reason)
-    export = Path(os.environ.get("CEPHLAB_CEPHADM_EXPORT")
-                  or ROOT / "vagrant" / ".export-containers")
-    env = dict(os.environ, CEPHLAB_CEPHADM_EXPORT=str(export))
+    env = dict(os.environ, CEPHLAB_CEPHADM_EXPORT=str(export), **env)
     try:
         run(["bash", UP], what="vagrant/containers/up.sh", timeout=UP_TIMEOUT_S, env=env, show=True)
         yield export
@@ -53,6 +54,15 @@ def cephadm_export(tmp_path_factory):
         if os.environ.get("CEPHLAB_CEPHADM_KEEP") != "1":
             run(["bash", DOWN], what="vagrant/containers/down.sh", timeout=600, env=env,
                 show=True, check=False)
+
+
+@pytest.fixture(scope="package")
+def cephadm_export():
+    """Bring the cluster up (up.sh), yield the export folder; down.sh at the end."""
+    export = Path(os.environ.get("CEPHLAB_CEPHADM_EXPORT")
+                  or ROOT / "vagrant" / ".export-containers")
+    with cluster_up(export) as folder:
+        yield folder
 
 
 class Ceph:

@@ -2,7 +2,8 @@
 
 Each solution runs under nbval as on the native cluster (a nested pytest: its saved outputs are
 compared the same way), then each student version runs top to bottom (01's and 08's only when no
-bare root runs them later in the session). On the host's release these nbval runs stand for the
+bare root runs them later in the session, 11's only when no other release's cephadm cluster does:
+tests/cephadm_releases). On the host's release these nbval runs stand for the
 native ones, which tests/conftest.py then deselects (solutions_on_cephadm): each release runs each
 solution once. The kernels find the cephadm cluster through CEPHLAB_BACKEND=cephadm and its export
 folder; lab 11 also benchmarks the native test cluster, so that one is started first and shared
@@ -15,14 +16,15 @@ import pytest
 
 from cephlab.core.run import run
 from tests.cephadm.conftest import ROOT
-from tests.notebook_plugin import STUDENT_RAN_ELSEWHERE
+from tests.notebook_plugin import CEPHADM_STUDENT_LATER, STUDENT_RAN_ELSEWHERE
 from tests.notebook_plugin import test_cluster_name as native_cluster_name
 from tests.setup import run_notebook
 
 LABS = ["01-redundancy", "08-failure-and-recovery", "11-containers-and-cephadm"]
 # Lab 11's student version has cells that only this cluster runs (its cephadm half). 01's and
 # 08's run the cells their solutions ran here just before, so when a bare root runs them later in
-# the session (tests/setup) they are not run here too: each student version once per CI.
+# the session (tests/setup) they are not run here too: each student version once per CI. Lab 11's
+# runs here unless another release's cephadm cluster runs it later (CEPHADM_STUDENT_LATER).
 CEPHADM_ONLY_CELLS = {"11-containers-and-cephadm"}
 NOTEBOOK_TIMEOUT_S = 3600
 
@@ -38,24 +40,21 @@ def _pool_max(ceph) -> int:
     return int(ceph.json("osd", "dump")["pool_max"])
 
 
-@pytest.mark.parametrize("lab", LABS)
-def test_solution_under_nbval(cephadm_export, ceph, lab_cluster, lab):
+def solution_under_nbval(export, ceph, lab: str) -> None:
+    """The lab's solution under nbval with its kernel on the cephadm cluster of `export`."""
     pools_before = _pool_max(ceph)
     notebook = ROOT / "solutions" / f"{lab}.ipynb"
     r = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(notebook)],
             what=f"nbval {notebook.name} on the cephadm cluster", timeout=NOTEBOOK_TIMEOUT_S,
-            env=dict(os.environ, **_env(cephadm_export)), cwd=ROOT, check=False)
+            env=dict(os.environ, **_env(export)), cwd=ROOT, check=False)
     assert r.returncode == 0, f"{notebook.name} on cephadm:\n" + "\n".join(r.stdout.splitlines()[-60:])
     assert _pool_max(ceph) > pools_before, f"{notebook.name} made no pool on the cephadm cluster"
 
 
-@pytest.mark.parametrize("lab", LABS)
-def test_student_version_runs_top_to_bottom(cephadm_export, ceph, lab_cluster, lab, monkeypatch):
+def student_top_to_bottom(export, ceph, lab: str, monkeypatch) -> None:
     """As tests/notebooks/test_labs.py does on the native cluster: every cell runs (even after an
     error, so the clean-up cell still undoes the lab), and none raises."""
-    if lab not in CEPHADM_ONLY_CELLS and lab in STUDENT_RAN_ELSEWHERE:
-        pytest.skip(f"this student version runs top to bottom {STUDENT_RAN_ELSEWHERE[lab]}")
-    for key, value in _env(cephadm_export).items():
+    for key, value in _env(export).items():
         monkeypatch.setenv(key, value)         # the kernel inherits this process's environment
     monkeypatch.setenv("CEPHLAB_NAME", native_cluster_name())
     pools_before = _pool_max(ceph)
@@ -67,3 +66,16 @@ def test_student_version_runs_top_to_bottom(cephadm_export, ceph, lab_cluster, l
     assert not skipped, f"cells {skipped} skipped their cluster part: the kernel did not find the cephadm cluster"
     assert _pool_max(ceph) > pools_before, f"{lab}'s student version made no pool on the cephadm cluster"
     STUDENT_RAN_ELSEWHERE[lab] = "on the cephadm cluster (tests/cephadm)"
+
+
+@pytest.mark.parametrize("lab", LABS)
+def test_solution_under_nbval(cephadm_export, ceph, lab_cluster, lab):
+    solution_under_nbval(cephadm_export, ceph, lab)
+
+
+@pytest.mark.parametrize("lab", LABS)
+def test_student_version_runs_top_to_bottom(cephadm_export, ceph, lab_cluster, lab, monkeypatch):
+    elsewhere = (CEPHADM_STUDENT_LATER if lab in CEPHADM_ONLY_CELLS else STUDENT_RAN_ELSEWHERE).get(lab)
+    if elsewhere:
+        pytest.skip(f"this student version runs top to bottom {elsewhere}")
+    student_top_to_bottom(cephadm_export, ceph, lab, monkeypatch)

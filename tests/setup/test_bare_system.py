@@ -40,7 +40,8 @@ with its agreement checks, so CI proves each lab on the release most learners in
 Pacific's solutions run natively and lab 09's student version in the image (tests/container),
 whose base is a bare Debian 12 set up by the same bootstrap.sh. The student versions the roots
 run are not run natively or on the cephadm cluster too (student_runs; tests/notebooks and
-tests/cephadm test_labs.py), but for lab 11's, whose cephadm half only that cluster runs.
+tests/cephadm test_labs.py), but for lab 11's, whose cephadm half only a cephadm cluster
+runs (Reef's, tests/cephadm_releases).
 
     bash cephlab/bootstrap.sh test tests/setup/test_bare_system.py -s     # or: make test
     bash cephlab/bootstrap.sh test tests/setup/test_bare_system.py -s -k trixie

@@ -1,0 +1,55 @@
+"""The cephadm container cluster of Ceph releases other than the host's, one at a time.
+
+vagrant/containers/up.sh builds a release's cluster from its Debian suite (CEPHLAB_CEPHADM_SUITE:
+Reef from trixie, Tentacle from sid on a Debian 12 host), with a state and an export folder of its
+own, and down.sh takes it away before the next release's: the clusters share container names and
+the private network, so they never run together, and pytest ends tests/cephadm's cluster (a
+package fixture) before this package starts.
+
+Which releases: CEPHLAB_CEPHADM_RELEASES ("trixie sid": both; "": none), by default CI_SUITES less
+the host's. CI builds Reef's (trixie: Debian's stable release, what a learner installs this year)
+and not Tentacle's: Tentacle's adds 315 s (its cluster's start 133 s, lab 11 160 s, its removal
+22 s; measured 2026-11-29), more than the 75 minutes of CI leave. CEPHLAB_CEPHADM_TESTS=0 skips
+these as it skips tests/cephadm.
+"""
+import os
+import shutil
+
+import pytest
+
+from cephlab.core import releases
+from tests.cephadm.conftest import ROOT, cluster_up
+
+CI_SUITES = ("trixie",)
+
+
+def suites() -> list[str]:
+    """The suites to build clusters of: CEPHLAB_CEPHADM_RELEASES, else CI_SUITES but the host's."""
+    known = {r.debian for r in releases.TABLE.values()}
+    chosen = os.environ.get("CEPHLAB_CEPHADM_RELEASES")
+    if chosen is not None:
+        unknown = sorted(set(chosen.split()) - known)
+        if unknown:
+            raise ValueError(f"CEPHLAB_CEPHADM_RELEASES: {' '.join(unknown)} is not a suite of the "
+                             f"release table (cephlab/core/releases.py): use {' '.join(sorted(known))}")
+        return chosen.split()
+    host = releases.installed(shutil.which("ceph"))
+    return [s for s in CI_SUITES if host is None or host.debian != s]
+
+
+def release_of(suite: str) -> releases.Release:
+    return next(r for r in releases.TABLE.values() if r.debian == suite)
+
+
+SUITES = suites()
+
+
+@pytest.fixture(scope="package", params=SUITES,
+                ids=[f"{s}-{release_of(s).codename}" for s in SUITES])
+def release_cluster(request):
+    """(suite, export folder) of that suite's cluster, up for this package's tests of it."""
+    suite = request.param
+    state = ROOT / "vagrant" / "containers" / f".state-{suite}"
+    export = ROOT / "vagrant" / f".export-containers-{suite}"
+    with cluster_up(export, CEPHLAB_CEPHADM_SUITE=suite, CEPHLAB_CEPHADM_STATE=str(state)) as folder:
+        yield suite, folder
