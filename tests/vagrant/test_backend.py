@@ -4,6 +4,7 @@ machine whose commands run against the real native test cluster), Cluster.connec
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -175,9 +176,11 @@ def test_cli_up_rejects_bad_settings_before_vagrant(tmp_path):
     assert "nodes must be a whole number from 3 to 9, got 2" in out.stderr
 
 
-def run_health_gate(conf, expected, timeout):
+def run_health_gate(conf, expected, timeout, path_first=None):
     env = {**os.environ, "CEPH_CONF": conf, "CEPHLAB_EXPECTED_OSDS": str(expected),
            "CEPHLAB_HEALTH_TIMEOUT": str(timeout), "CEPHLAB_LOGGING": "1"}
+    if path_first:
+        env["PATH"] = f"{path_first}:{env['PATH']}"
     return subprocess.run(["bash", str(VAGRANT_DIR / "provision" / "health.sh")], env=env,
                           capture_output=True, text=True, timeout=timeout + 120)
 
@@ -191,6 +194,41 @@ def test_health_gate_passes_on_a_healthy_cluster(lab_cluster):
     out = run_health_gate(lab_cluster.conf, len(lab_cluster.state["osds"]), 60)
     assert out.returncode == 0, out.stdout + out.stderr
     assert f"HEALTH_OK with {len(lab_cluster.state['osds'])} of" in out.stdout
+    pgs = lab_cluster.status()["pgmap"]["num_pgs"]
+    assert f"monitors 1/1 in quorum, PGs {pgs}/{pgs} active+clean" in out.stdout, out.stdout
+
+
+# `ceph` for health.sh: the real one, except that `status` is changed by `edit` (the
+# cluster's real status, one part changed: what a cluster shows during a monitor election or
+# while PGs peer, which a one-monitor test cluster at HEALTH_OK cannot be made to show).
+STATUS_EDIT = r'''#!{python}
+import json, subprocess, sys
+out = subprocess.run(["{ceph}", *sys.argv[1:]], capture_output=True, text=True)
+if out.returncode or "status" not in sys.argv[1:2]:
+    sys.stdout.write(out.stdout); sys.stderr.write(out.stderr); sys.exit(out.returncode)
+s = json.loads(out.stdout)
+{edit}
+print(json.dumps(s))
+'''
+
+
+@pytest.mark.cluster
+@pytest.mark.parametrize("edit, shows", [
+    ('s["quorum_names"] = s["quorum_names"][:-1]', "0/1"),     # an election: nobody in quorum yet
+    ('s["pgmap"].update(num_pgs=8, pgs_by_state=[{"state_name": "peering", "count": 8}])', "0/8"),
+], ids=["no-quorum", "pgs-peering"])
+def test_health_gate_waits_for_the_quorum_and_clean_pgs(lab_cluster, tmp_path, edit, shows):
+    """HEALTH_OK with every OSD up is not enough: Tentacle's cephadm cluster said so mid-election."""
+    if os.geteuid() != 0:
+        pytest.skip("health.sh runs as root on the nodes and refuses otherwise")
+    lab_cluster.wait_for_clean(progress=False)
+    fake = tmp_path / "ceph"
+    fake.write_text(STATUS_EDIT.format(python=sys.executable, ceph=shutil.which("ceph"), edit=edit))
+    fake.chmod(0o755)
+    out = run_health_gate(lab_cluster.conf, len(lab_cluster.state["osds"]), 12, path_first=tmp_path)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "the cluster is not healthy after 12 s" in out.stderr
+    assert f"HEALTH_OK {len(lab_cluster.state['osds'])}" in out.stdout and shows in out.stdout, out.stdout
 
 
 @pytest.mark.cluster

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The health gate: wait until the expected OSDs are up and in and the cluster says HEALTH_OK;
-# if that does not come in time, report what is wrong and what to look at, and fail.
+# The health gate: wait until the expected OSDs are up and in, every monitor is in the quorum,
+# every PG is active+clean and the cluster says HEALTH_OK; if that does not come in time, report
+# what is wrong and what to look at, and fail. (HEALTH_OK alone is not enough: Tentacle's cephadm
+# cluster reported it while its monitors were still electing a leader.)
 #   CEPHLAB_EXPECTED_OSDS   OSDs to wait for (default: no count check)
 #   CEPHLAB_HEALTH_TIMEOUT  seconds (default 1200)
 # Run it again any time on node 1: sudo bash ~vagrant/cephlab-provision/health.sh
@@ -11,25 +13,35 @@ require_root
 EXPECTED="${CEPHLAB_EXPECTED_OSDS:-0}"
 TIMEOUT="${CEPHLAB_HEALTH_TIMEOUT:-1200}"
 
-# "<health> <osds> <up> <in>" from one `ceph status`, or "unreachable".
+# "<health> <osds> <up> <in> <mons in quorum>/<mons> <PGs active+clean>/<PGs>" from one
+# `ceph status`, or "unreachable".
 snapshot() {
     ceph status --format json --connect-timeout 20 2>/dev/null | python3 -c '
 import json, sys
 s = json.load(sys.stdin)
 o = s["osdmap"].get("osdmap", s["osdmap"])
-print(s["health"]["status"], o["num_osds"], o["num_up_osds"], o["num_in_osds"])' 2>/dev/null \
+mons = s["monmap"].get("num_mons", len(s["monmap"].get("mons", [])))
+pgs = s["pgmap"]
+clean = sum(p["count"] for p in pgs.get("pgs_by_state", [])
+            if {"active", "clean"} <= set(p["state_name"].split("+")))
+quorum = len(s.get("quorum_names", []))
+print(s["health"]["status"], o["num_osds"], o["num_up_osds"], o["num_in_osds"],
+      "%d/%d" % (quorum, mons), "%d/%d" % (clean, pgs.get("num_pgs", 0)))' 2>/dev/null \
         || echo "unreachable"
 }
 
+# "a/b" with a = b: all of them
+whole() { [ "${1%/*}" = "${1#*/}" ]; }
+
 report() {
-    local health osds up in
-    read -r health osds up in <<< "$1"
+    local health osds up in quorum pgs
+    read -r health osds up in quorum pgs <<< "$1"
     echo "================ the cluster is not healthy after ${TIMEOUT} s ================"
     if [ "$health" = "unreachable" ]; then
         echo "The monitors do not answer. Look at: cephadm ls; journalctl -u 'ceph-*@mon*' -n 50"
     else
         ceph health detail || true
-        echo "---- OSDs: $up up, $in in, $osds exist; $EXPECTED expected"
+        echo "---- OSDs: $up up, $in in, $osds exist; $EXPECTED expected; monitors in quorum: $quorum; PGs active+clean: $pgs"
         ceph osd tree || true
         echo "---- daemons"
         ceph orch ps || true
@@ -67,13 +79,14 @@ last=""
 while :; do
     now="$(snapshot)"
     if [ "$now" != "$last" ]; then
-        log "$((SECONDS - start)) s: $now (health, OSDs, up, in)"
+        log "$((SECONDS - start)) s: $now (health, OSDs, up, in, quorum, PGs active+clean)"
         last="$now"
     fi
-    read -r health osds up in <<< "$now"
+    read -r health osds up in quorum pgs <<< "$now"
     [ "$health" = "HEALTH_WARN" ] && archive_load_reports
-    if [ "$health" = "HEALTH_OK" ] && [ "$up" -ge "$EXPECTED" ] && [ "$in" -ge "$EXPECTED" ]; then
-        log "HEALTH_OK with $up of $osds OSDs up after $((SECONDS - start)) s"
+    if [ "$health" = "HEALTH_OK" ] && [ "$up" -ge "$EXPECTED" ] && [ "$in" -ge "$EXPECTED" ] \
+        && [ "${quorum%/*}" != 0 ] && whole "$quorum" && whole "$pgs"; then
+        log "HEALTH_OK with $up of $osds OSDs up, monitors $quorum in quorum, PGs $pgs active+clean after $((SECONDS - start)) s"
         exit 0
     fi
     if [ $((SECONDS - start)) -ge "$TIMEOUT" ]; then
