@@ -133,6 +133,16 @@ def for_major(major: int) -> Release:
     return TABLE[min(newer)] if newer else TABLE[max(TABLE)]
 
 
+def for_suite(suite: str) -> Release:
+    """The row of the release Debian `suite` ships (bookworm -> Pacific's); ValueError for a suite
+    no row names."""
+    for release in TABLE.values():
+        if release.debian == suite:
+            return release
+    raise ValueError(f"suite must be a Debian suite of the release table "
+                     f"({', '.join(r.debian for r in TABLE.values())}), not {suite!r}")
+
+
 def installed(binary: str | None) -> Release | None:
     """The Release of the Ceph program `binary` (e.g. ceph-mon's path); None when unknown."""
     version = ceph_version.installed_ceph_release(binary) if binary else None

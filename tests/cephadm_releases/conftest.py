@@ -25,27 +25,21 @@ CI_SUITES = ("trixie",)
 
 def suites() -> list[str]:
     """The suites to build clusters of: CEPHLAB_CEPHADM_RELEASES, else CI_SUITES but the host's."""
-    known = {r.debian for r in releases.TABLE.values()}
     chosen = os.environ.get("CEPHLAB_CEPHADM_RELEASES")
     if chosen is not None:
-        unknown = sorted(set(chosen.split()) - known)
-        if unknown:
-            raise ValueError(f"CEPHLAB_CEPHADM_RELEASES: {' '.join(unknown)} is not a suite of the "
-                             f"release table (cephlab/core/releases.py): use {' '.join(sorted(known))}")
-        return chosen.split()
+        try:
+            return [releases.for_suite(s).debian for s in chosen.split()]
+        except ValueError as e:
+            raise ValueError(f"CEPHLAB_CEPHADM_RELEASES: {e}") from None
     host = releases.installed(shutil.which("ceph"))
     return [s for s in CI_SUITES if host is None or host.debian != s]
-
-
-def release_of(suite: str) -> releases.Release:
-    return next(r for r in releases.TABLE.values() if r.debian == suite)
 
 
 SUITES = suites()
 
 
 @pytest.fixture(scope="package", params=SUITES,
-                ids=[f"{s}-{release_of(s).codename}" for s in SUITES])
+                ids=[f"{s}-{releases.for_suite(s).codename}" for s in SUITES])
 def release_cluster(request):
     """(suite, export folder) of that suite's cluster, up for this package's tests of it."""
     suite = request.param

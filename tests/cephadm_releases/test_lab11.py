@@ -10,9 +10,9 @@ benchmarks the native test cluster of the host's release, as in tests/cephadm.
 import re
 from pathlib import Path
 
+from cephlab.core.releases import for_suite
 from tests.cephadm.conftest import Ceph, _skip_reason
 from tests.cephadm.test_labs import student_top_to_bottom
-from tests.cephadm_releases.conftest import release_of
 
 LAB = "11-containers-and-cephadm"
 
@@ -23,7 +23,7 @@ def student_runs(items) -> dict[str, str]:
               if i.path == Path(__file__) and hasattr(i, "callspec")]
     if not suites or _skip_reason():
         return {}
-    names = " and ".join(release_of(s).codename.title() for s in suites)
+    names = " and ".join(for_suite(s).codename.title() for s in suites)
     return {LAB: f"on {names}'s cephadm cluster (tests/cephadm_releases, later in this session)"}
 
 
@@ -31,5 +31,5 @@ def test_lab11_student_version_on_the_release(release_cluster, lab_cluster, monk
     suite, export = release_cluster
     ceph = Ceph(export)
     majors = {int(m) for m in re.findall(r"ceph version (\d+)\.", " ".join(ceph.json("versions")["overall"]))}
-    assert majors == {release_of(suite).major}, f"the {suite} cluster runs Ceph {majors}, not {release_of(suite).major}"
+    assert majors == {for_suite(suite).major}, f"the {suite} cluster runs Ceph {majors}, not {for_suite(suite).major}"
     student_top_to_bottom(export, ceph, LAB, monkeypatch)

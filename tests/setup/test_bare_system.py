@@ -289,7 +289,7 @@ def student_runs(items) -> dict[str, str]:
     runs = {}
     for suite in selected_suites(items):
         labs, notebooks = suite_labs(suite)
-        release = next(r for r in releases.TABLE.values() if r.debian == suite)
+        release = releases.for_suite(suite)
         if notebooks == "student":
             for lab in labs.split():
                 runs.setdefault(lab, f"in the bare {suite} root ({release.codename.title()} {release.major}, "
@@ -468,7 +468,7 @@ def run_suite(suite: str, lock_wait: int = LOCK_WAIT_S) -> dict:
                 phases, log, env=env, timeout=lock_wait + 2400, result=result)
         result["leftovers"] = leftovers
         failed = [p["phase"] for p in phases.times if p["exit"] != 0]
-        want = next(r for r in releases.TABLE.values() if r.debian == suite)
+        want = releases.for_suite(suite)
         assert "ceph" in result and ceph_version.parse_version(result["ceph"])[0] == want.major, (
             f"{suite} should bring Ceph {want.name}, the root has {result.get('ceph', 'no ceph')}")
         assert rc == 0 and not failed and not leftovers, (

@@ -56,6 +56,17 @@ def test_a_release_not_in_the_table_takes_the_next_newer_row(major, row):
     assert releases.for_major(major).major == row
 
 
+@pytest.mark.parametrize("suite, major", [("bookworm", 16), ("trixie", 18), ("sid", 20)])
+def test_each_suite_names_the_release_it_ships(suite, major):
+    assert releases.for_suite(suite).major == major
+
+
+@pytest.mark.parametrize("suite", ["jammy", "Trixie", "", "testing"])
+def test_a_suite_no_row_names_is_refused_with_the_valid_ones(suite):
+    with pytest.raises(ValueError, match="suite must be .*bookworm, trixie, sid"):
+        releases.for_suite(suite)
+
+
 def test_reef_and_later_have_no_filestore_and_default_to_mclock():
     for major in (18, 20):
         rel = releases.for_major(major)
