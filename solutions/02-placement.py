@@ -149,8 +149,9 @@ spread_plot
 #
 # The curves above are statistics. Here the CRUSH model does the placing, on a map built in code:
 # 500 hosts of 20 equal OSDs (10,000 OSDs), a size-3 pool and a rule that puts each copy on a
-# different host. The cell places the largest pool, 524,288 PGs (1.6 million copies, about 10 s),
-# once. Every smaller `pg_num` is exactly its first `pg_num` PGs: a PG's CRUSH input is its number
+# different host. The cell places the largest pool, 524,288 PGs (1.6 million copies), once: that
+# takes seconds the first time on a small machine, and the counts are then kept on disk, so the
+# same cell run again reads them at once (`an.pg_counts_by_pg_num` says how). Every smaller `pg_num` is exactly its first `pg_num` PGs: a PG's CRUSH input is its number
 # hashed with the pool id, and `ceph_stable_mod` leaves a PG number below `pg_num` as it is
 # (`an.pg_counts_by_pg_num`). Move `pg_num`: the solid line is how many OSDs hold how many PGs,
 # in units of the mean; the dashed one is the binomial model of `models.placement`, binned the
