@@ -1,7 +1,8 @@
 """The per-lab table of a bare-system run (tests/setup/test_bare_system.py), from what it kept in
 test-artifacts/bare-system/SUITE/ (SUITE-solutions/ for a run of the solutions): each lab's time
-and exit (times.json) and, from its executed notebook, the cells that raised and the verdict each
-agreement check printed.
+and exit (times.json) and, from its executed notebook, the cells that raised, the verdict each
+agreement check printed and, for a run of the solutions, nbval's verdict on its outputs against
+the saved ones (tests/setup/nbval_outputs.py: the cells whose outputs nbval would find changed).
 
     .venv/bin/python -m tests.setup.bare_report trixie-solutions [sid-solutions bookworm ...]
 """
@@ -12,17 +13,29 @@ from pathlib import Path
 
 import nbformat
 
+from cephlab.core import ceph_version, releases
+from tests.setup import nbval_outputs
 from tests.setup.run_notebook import ANSI
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "bare-system"
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "bare-system"
 # Comparison.assert_agree's verdict line (cephlab/helpers/compare.py)
 VERDICT = re.compile(r"^all (\d+) comparisons agree within their tolerance(?:; (\d+) wrong models rejected)?", re.M)
 
 
-def lab_row(folder: Path, lab: str, phase: dict | None) -> str:
+def nbval_cell(path: Path, lab: str, release: releases.Release) -> str:
+    """nbval's verdict on the executed solution: 'pass', or the cells it would fail."""
+    bad = nbval_outputs.mismatches(path, ROOT / "solutions" / f"{lab}.ipynb",
+                                   nbval_outputs.release_outputs(release, lab))
+    return "pass" if not bad else f"{len(bad)} cells differ ({', '.join(str(i) for i, _ in bad)})"
+
+
+def lab_row(folder: Path, lab: str, phase: dict | None, release: releases.Release | None = None) -> str:
+    """One lab's row; with `release` (a run of the solutions) also nbval's verdict."""
+    solutions = release is not None
     path = folder / f"{lab}.executed.ipynb"
     if not path.exists():
-        return f"| {lab} | {phase['s'] if phase else '-'} | not run | | |"
+        return f"| {lab} | {phase['s'] if phase else '-'} | not run | | |" + (" |" if solutions else "")
     nb = nbformat.read(path, as_version=4)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     errors = [f"{o.ename}: {ANSI.sub('', o.evalue).splitlines()[0][:120] if o.evalue else ''}"
@@ -31,8 +44,9 @@ def lab_row(folder: Path, lab: str, phase: dict | None) -> str:
     rows, controls = sum(int(a) for a, _ in verdicts), sum(int(b or 0) for _, b in verdicts)
     status = "pass" if phase and phase["exit"] == 0 and not errors else "fail"
     checks = f"{len(verdicts)} checks passed: {rows} rows agree, {controls} controls rejected" if verdicts else "-"
+    nbval = f" {nbval_cell(path, lab, release)} |" if release else ""
     return (f"| {lab} | {phase['s'] if phase else '-'} | {status} | {checks} | "
-            f"{'; '.join(dict.fromkeys(errors)) or '-'} |")
+            f"{'; '.join(dict.fromkeys(errors)) or '-'} |{nbval}")
 
 
 def report(suite: str) -> str:
@@ -42,8 +56,12 @@ def report(suite: str) -> str:
     lines = [f"### {suite}: {times.get('ceph', '?')} ({times.get('notebooks', 'student')} notebooks, "
              f"commit {times.get('cloned', '?').split()[0]}, {times['result']})", "",
              "| lab | s | result | agreement checks | cells that raised |", "|---|---|---|---|---|"]
+    release = None
+    if times.get("notebooks") == "solutions":
+        release = releases.for_major(ceph_version.parse_version(times["ceph"])[0])
+        lines[-2:] = [lines[-2] + " nbval: outputs vs the saved ones |", lines[-1] + "---|"]
     for lab in times["labs"].split():
-        lines.append(lab_row(folder, lab, phases.get(f"lab {lab[:2]}")))
+        lines.append(lab_row(folder, lab, phases.get(f"lab {lab[:2]}"), release))
     return "\n".join(lines)
 
 

@@ -64,6 +64,7 @@ from pathlib import Path
 import pytest
 
 from cephlab.core import ceph_version, releases
+from tests.setup import nbval_outputs
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -410,6 +411,19 @@ def test_readme_setup_on_bare_debian_runs_the_labs_and_down_leaves_nothing(suite
     assert result["result"] == "passed"
 
 
+def nbval_verdicts(folder: Path, release: releases.Release, labs: str) -> dict[str, list[tuple[int, str]]]:
+    """{lab: the cells nbval would fail}: each executed solution's outputs against the saved ones
+    (tests/setup/nbval_outputs.py), so every solution a root runs is held to nbval without running
+    twice; where the release table says a lab prints otherwise on `release`, that is expected."""
+    out = {}
+    for lab in labs.split():
+        executed = folder / f"{lab}.executed.ipynb"
+        out[lab] = (nbval_outputs.mismatches(executed, ROOT / "solutions" / f"{lab}.ipynb",
+                                             nbval_outputs.release_outputs(release, lab))
+                    if executed.exists() else [(-1, "no executed notebook was kept")])
+    return out
+
+
 def run_suite(suite: str, lock_wait: int = LOCK_WAIT_S) -> dict:
     """One suite's run from debootstrap to the leftover checks (raises AssertionError on a
     failure); the work folder is removed whatever happens. lock_wait: how long the root may wait
@@ -474,6 +488,11 @@ def run_suite(suite: str, lock_wait: int = LOCK_WAIT_S) -> dict:
         assert rc == 0 and not failed and not leftovers, (
             f"{suite}: bare-system run failed (phases: {failed or 'none'}; leftovers: {leftovers or 'none'}):\n"
             f"{phases.table()}\n--- last lines (whole log: {ARTIFACTS / 'log.txt'}):\n{tail[-8000:]}")
+        if notebooks == "solutions" and not os.environ.get("CEPHLAB_BARE_REVISION"):
+            differ = nbval_verdicts(ARTIFACTS, want, labs)
+            result["nbval"] = {lab: len(bad) for lab, bad in differ.items()}
+            assert not any(differ.values()), f"{suite}: nbval would fail these cells of the solutions:\n" + \
+                "\n".join(f"{lab} cell {i}: {why}" for lab, bad in differ.items() for i, why in bad)
         result["result"] = "passed"
         return result
     finally:

@@ -1,0 +1,108 @@
+"""tests/setup/nbval_outputs.py judges an executed notebook as nbval would (no cluster needed)."""
+import copy
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from cephlab.core import releases
+from tests.setup import nbval_outputs as nv
+
+SOLUTIONS = sorted((Path(__file__).resolve().parents[2] / "solutions").glob("*.ipynb"))
+
+
+def _first(nb, want_checked: bool):
+    """(index, cell) of the first run code cell with a text output that nbval checks (or ignores)."""
+    for i, c in enumerate(nb.cells):
+        opts = nv.options(c) if c.cell_type == "code" else {}
+        if (c.cell_type == "code" and c.execution_count and not opts["skip"]
+                and opts["check"] == want_checked
+                and any(o.output_type == "stream" or "text/plain" in o.get("data", {}) for o in c.outputs)):
+            return i, c
+    pytest.skip("no such cell")
+
+
+def _change_text(cell):
+    for o in cell.outputs:
+        if o.output_type == "stream":
+            o.text += "changed\n"
+            return
+        if "text/plain" in o.get("data", {}):
+            o.data["text/plain"] += " changed"
+            return
+
+
+def _write(nb, tmp_path) -> Path:
+    path = tmp_path / "executed.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.mark.parametrize("solution", SOLUTIONS, ids=lambda p: p.stem)
+def test_a_solution_against_itself_passes(solution, tmp_path):
+    assert nv.mismatches(_write(nbformat.read(solution, as_version=4), tmp_path), solution) == []
+
+
+@pytest.mark.parametrize("solution", SOLUTIONS[:3], ids=lambda p: p.stem)
+def test_a_changed_checked_output_fails_and_an_ignored_one_does_not(solution, tmp_path):
+    nb = nbformat.read(solution, as_version=4)
+    checked, cell = _first(nb, want_checked=True)
+    bad = copy.deepcopy(nb)
+    _change_text(bad.cells[checked])
+    assert [i for i, _ in nv.mismatches(_write(bad, tmp_path), solution)] == [checked]
+    ignored, _ = _first(nb, want_checked=False)
+    fine = copy.deepcopy(nb)
+    _change_text(fine.cells[ignored])
+    assert nv.mismatches(_write(fine, tmp_path), solution) == []
+
+
+def test_a_cell_that_raised_fails_even_where_its_output_is_ignored(tmp_path):
+    solution = SOLUTIONS[0]
+    nb = nbformat.read(solution, as_version=4)
+    ignored, _ = _first(nb, want_checked=False)
+    nb.cells[ignored].outputs = [nbformat.v4.new_output("error", ename="ClusterError", evalue="no cluster",
+                                                        traceback=[])]
+    found = nv.mismatches(_write(nb, tmp_path), solution)
+    assert found and found[0][0] == ignored and "ClusterError" in found[0][1]
+
+
+def test_a_missing_cell_fails(tmp_path):
+    solution = SOLUTIONS[0]
+    nb = nbformat.read(solution, as_version=4)
+    checked, _ = _first(nb, want_checked=True)
+    del nb.cells[checked]
+    assert checked in [i for i, _ in nv.mismatches(_write(nb, tmp_path), solution)]
+
+
+def test_sanitized_durations_do_not_count(tmp_path):
+    """tests/nbval_sanitize.cfg: '(6.6 s)' and '(7.1 s)' are the same to nbval."""
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("print('x')", execution_count=1)
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="placed in 6.6 s\n")]
+    nb.cells = [cell]
+    ref = tmp_path / "ref.ipynb"
+    nbformat.write(nb, ref)
+    nb.cells[0].outputs[0].text = "placed in 7.1 s\n"
+    assert nv.mismatches(_write(nb, tmp_path), ref) == []
+    nb.cells[0].outputs[0].text = "placed in 7.1 ms\n"
+    assert nv.mismatches(_write(nb, tmp_path), ref) != []
+
+
+def test_the_release_outputs_name_cells_the_solutions_have():
+    """A renamed cell id would leave its release output unused: each names an agreement verdict."""
+    for lab, cells in nv.NO_FILESTORE.items():
+        nb = nbformat.read(Path(nv.ROOT / "solutions" / f"{lab}.ipynb"), as_version=4)
+        by_id = {c.get("id"): c for c in nb.cells}
+        for cell_id, text in cells.items():
+            assert "assert_agree" in by_id[cell_id].source and text.startswith("all ")
+
+
+def test_a_release_without_filestore_expects_its_own_verdicts(tmp_path):
+    assert nv.release_outputs(releases.for_suite("bookworm"), "04-throttles") == {}
+    reef = nv.release_outputs(releases.for_suite("trixie"), "04-throttles")
+    assert reef == nv.release_outputs(releases.for_suite("sid"), "04-throttles") == nv.NO_FILESTORE["04-throttles"]
+    solution = nv.ROOT / "solutions" / "04-throttles.ipynb"
+    pacific = _write(nbformat.read(solution, as_version=4), tmp_path)
+    # Pacific's own outputs, judged by what Reef should print there: that verdict cell differs
+    found = nv.mismatches(pacific, solution, reef)
+    assert len(found) == 1 and "4 comparisons agree" in found[0][1]
