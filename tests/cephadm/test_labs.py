@@ -40,13 +40,13 @@ def _pool_max(ceph) -> int:
     return int(ceph.json("osd", "dump")["pool_max"])
 
 
-def solution_under_nbval(export, ceph, lab: str) -> None:
-    """The lab's solution under nbval with its kernel on the cephadm cluster of `export`."""
+@pytest.mark.parametrize("lab", LABS)
+def test_solution_under_nbval(cephadm_export, ceph, lab_cluster, lab):
     pools_before = _pool_max(ceph)
     notebook = ROOT / "solutions" / f"{lab}.ipynb"
     r = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(notebook)],
             what=f"nbval {notebook.name} on the cephadm cluster", timeout=NOTEBOOK_TIMEOUT_S,
-            env=dict(os.environ, **_env(export)), cwd=ROOT, check=False)
+            env=dict(os.environ, **_env(cephadm_export)), cwd=ROOT, check=False)
     assert r.returncode == 0, f"{notebook.name} on cephadm:\n" + "\n".join(r.stdout.splitlines()[-60:])
     assert _pool_max(ceph) > pools_before, f"{notebook.name} made no pool on the cephadm cluster"
 
@@ -66,11 +66,6 @@ def student_top_to_bottom(export, ceph, lab: str, monkeypatch) -> None:
     assert not skipped, f"cells {skipped} skipped their cluster part: the kernel did not find the cephadm cluster"
     assert _pool_max(ceph) > pools_before, f"{lab}'s student version made no pool on the cephadm cluster"
     STUDENT_RAN_ELSEWHERE[lab] = "on the cephadm cluster (tests/cephadm)"
-
-
-@pytest.mark.parametrize("lab", LABS)
-def test_solution_under_nbval(cephadm_export, ceph, lab_cluster, lab):
-    solution_under_nbval(cephadm_export, ceph, lab)
 
 
 @pytest.mark.parametrize("lab", LABS)
