@@ -160,8 +160,9 @@ def lab_differences(release: Release, major: int | None = None) -> list[tuple[st
     if (release.major if major is None else major) < WRITTEN_FOR.major:
         return [("all labs", "they are written for Pacific (16.2); older releases lack options and "
                              "defaults the labs use; install Ceph 16.2 or later from Debian")]
-    # What the labs do there today, measured by every solution under nbval in a bare root of the
-    # release (18.2.7, 20.2.4; see the closing notes of issue 23), not what they should do.
+    # What the labs do there today, measured in a bare root of the release (CI: 18.2.7's solutions
+    # and 20.2.4's student versions, held to nbval; see the closing notes of issue 23), not what
+    # they should do.
     if not release.filestore:
         out += [(lab, "it has no FileStore cluster here (ceph-osd cannot create one): the lab says so "
                       "and skips its FileStore measurement; the models and the seeds' FileStore data "

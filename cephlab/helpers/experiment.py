@@ -20,6 +20,10 @@ from numbers import Real
 from cephlab.core import gap_record
 from cephlab.helpers import choices
 
+# What a measuring cell prints while the learner's choice is still `...` (read by tests/setup's
+# nbval verdict on a student version, where the solution's run had the answer instead).
+NOT_SET = "{what} is not set yet: measuring with {default!r}; set it and run this cell again"
+
 
 def choice(value, default, what, lab=None):
     """The value a learner chose in an exercise, or `default` (said so) while it is still `...`:
@@ -27,7 +31,7 @@ def choice(value, default, what, lab=None):
     With `lab` ("01"), a value outside that lab's rule for this choice (cephlab.helpers.choices,
     looked up by the first word of `what`) raises ValueError naming the valid values."""
     if value is ... or value is None:      # said in the learner's own cell (a display, not a log)
-        print(f"{what} is not set yet: measuring with {default!r}; set it and run this cell again")
+        print(NOT_SET.format(what=what, default=default))
         return default
     if lab is not None:
         allowed = choices.rule(lab, what.split()[0])

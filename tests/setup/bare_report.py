@@ -1,8 +1,9 @@
 """The per-lab table of a bare-system run (tests/setup/test_bare_system.py), from what it kept in
 test-artifacts/bare-system/SUITE/ (SUITE-solutions/ for a run of the solutions): each lab's time
 and exit (times.json) and, from its executed notebook, the cells that raised, the verdict each
-agreement check printed and, for a run of the solutions, nbval's verdict on its outputs against
-the saved ones (tests/setup/nbval_outputs.py: the cells whose outputs nbval would find changed).
+agreement check printed and nbval's verdict on its outputs against the solution's saved ones
+(tests/setup/nbval_outputs.py: the cells whose outputs nbval would find changed; for a student
+version, of the cells it shares with the solution).
 
     .venv/bin/python -m tests.setup.bare_report trixie-solutions [sid-solutions bookworm ...]
 """
@@ -23,19 +24,23 @@ ARTIFACTS = ROOT / "test-artifacts" / "bare-system"
 VERDICT = re.compile(r"^all (\d+) comparisons agree within their tolerance(?:; (\d+) wrong models rejected)?", re.M)
 
 
-def nbval_cell(path: Path, lab: str, release: releases.Release) -> str:
-    """nbval's verdict on the executed solution: 'pass', or the cells it would fail."""
-    bad = nbval_outputs.mismatches(path, ROOT / "solutions" / f"{lab}.ipynb",
-                                   nbval_outputs.release_outputs(release, lab))
-    return "pass" if not bad else f"{len(bad)} cells differ ({', '.join(str(i) for i, _ in bad)})"
+def nbval_cell(path: Path, lab: str, release: releases.Release, student: bool) -> str:
+    """nbval's verdict on the executed notebook: 'pass', or the cells it would fail; for a student
+    version also how many of the solution's code cells it was judged on."""
+    solution = ROOT / "solutions" / f"{lab}.ipynb"
+    bad = nbval_outputs.mismatches(path, solution, nbval_outputs.release_outputs(release, lab), student=student)
+    verdict = "pass" if not bad else f"{len(bad)} cells differ ({', '.join(str(i) for i, _ in bad)})"
+    if student:
+        code = sum(c.cell_type == "code" for c in nbformat.read(solution, as_version=4).cells)
+        verdict += f" ({nbval_outputs.shared_cells(path, solution)} of the solution's {code} code cells)"
+    return verdict
 
 
-def lab_row(folder: Path, lab: str, phase: dict | None, release: releases.Release | None = None) -> str:
-    """One lab's row; with `release` (a run of the solutions) also nbval's verdict."""
-    solutions = release is not None
+def lab_row(folder: Path, lab: str, phase: dict | None, release: releases.Release, student: bool) -> str:
+    """One lab's row, with nbval's verdict."""
     path = folder / f"{lab}.executed.ipynb"
     if not path.exists():
-        return f"| {lab} | {phase['s'] if phase else '-'} | not run | | |" + (" |" if solutions else "")
+        return f"| {lab} | {phase['s'] if phase else '-'} | not run | | | |"
     nb = nbformat.read(path, as_version=4)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     errors = [f"{o.ename}: {ANSI.sub('', o.evalue).splitlines()[0][:120] if o.evalue else ''}"
@@ -44,9 +49,8 @@ def lab_row(folder: Path, lab: str, phase: dict | None, release: releases.Releas
     rows, controls = sum(int(a) for a, _ in verdicts), sum(int(b or 0) for _, b in verdicts)
     status = "pass" if phase and phase["exit"] == 0 and not errors else "fail"
     checks = f"{len(verdicts)} checks passed: {rows} rows agree, {controls} controls rejected" if verdicts else "-"
-    nbval = f" {nbval_cell(path, lab, release)} |" if release else ""
     return (f"| {lab} | {phase['s'] if phase else '-'} | {status} | {checks} | "
-            f"{'; '.join(dict.fromkeys(errors)) or '-'} |{nbval}")
+            f"{'; '.join(dict.fromkeys(errors)) or '-'} | {nbval_cell(path, lab, release, student)} |")
 
 
 def report(suite: str) -> str:
@@ -55,13 +59,12 @@ def report(suite: str) -> str:
     phases = {p["phase"]: p for p in times["phases"]}
     lines = [f"### {suite}: {times.get('ceph', '?')} ({times.get('notebooks', 'student')} notebooks, "
              f"commit {times.get('cloned', '?').split()[0]}, {times['result']})", "",
-             "| lab | s | result | agreement checks | cells that raised |", "|---|---|---|---|---|"]
-    release = None
-    if times.get("notebooks") == "solutions":
-        release = releases.for_major(ceph_version.parse_version(times["ceph"])[0])
-        lines[-2:] = [lines[-2] + " nbval: outputs vs the saved ones |", lines[-1] + "---|"]
+             "| lab | s | result | agreement checks | cells that raised | nbval: outputs vs the saved ones |",
+             "|---|---|---|---|---|---|"]
+    release = releases.for_major(ceph_version.parse_version(times["ceph"])[0])
+    student = times.get("notebooks", "student") == "student"
     for lab in times["labs"].split():
-        lines.append(lab_row(folder, lab, phases.get(f"lab {lab[:2]}"), release))
+        lines.append(lab_row(folder, lab, phases.get(f"lab {lab[:2]}"), release, student))
     return "\n".join(lines)
 
 

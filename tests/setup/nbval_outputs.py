@@ -8,10 +8,17 @@ with the markers nbval honours (nbval-ignore-output, nbval-skip, raises-exceptio
 comment forms) and the sanitize file pyproject's addopts give it (tests/nbval_sanitize.cfg).
 Cells are matched by their id. A cell that raised fails as under nbval, unless it is marked to.
 
-    .venv/bin/python -m tests.setup.nbval_outputs EXECUTED.ipynb solutions/NN-lab.ipynb
+A student version (labs/NN/NN.ipynb, cells renumbered by `make student`) is judged on the code
+cells it shares with the solution, matched by their source: the answers and hidden tests are the
+grader's. Where a measurement runs with a default because the learner's choice is still `...`, the
+note saying so (cephlab.helpers.experiment.NOT_SET) is the one output the solution cannot have.
+
+    .venv/bin/python -m tests.setup.nbval_outputs EXECUTED.ipynb solutions/NN-lab.ipynb [--student]
 """
 from __future__ import annotations
 
+import copy
+import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,6 +27,7 @@ import nbformat
 from nbval import plugin
 
 from cephlab.core import releases
+from cephlab.helpers import experiment
 
 ROOT = Path(__file__).resolve().parents[2]
 SANITIZE = ROOT / "tests" / "nbval_sanitize.cfg"
@@ -27,6 +35,8 @@ SANITIZE = ROOT / "tests" / "nbval_sanitize.cfg"
 SKIP_COMPARE = ('metadata', 'traceback', 'prompt_number', 'output_type', 'name', 'execution_count',
                 'application/vnd.jupyter.widget-view+json', 'image/png', 'image/jpeg')
 NO_COLOURS = SimpleNamespace(OKBLUE="", FAIL="", ENDC="", OKGREEN="")
+NOT_SET_LINE = re.compile("^" + re.escape(experiment.NOT_SET).replace(re.escape("{what}"), ".+")
+                          .replace(re.escape("{default!r}"), ".+") + "(?:\n|\\Z)", re.M)
 
 
 # What a release prints instead of the saved (Pacific's) output, by lab and cell id, where the
@@ -68,18 +78,51 @@ def options(cell) -> dict:
     return found
 
 
+def _without_not_set(outputs):
+    """The outputs less experiment.choice's notes (a stream left empty goes too)."""
+    kept = []
+    for o in copy.deepcopy(outputs):
+        if o.output_type == "stream":
+            o.text = NOT_SET_LINE.sub("", o.text)
+            if not o.text:
+                continue
+        kept.append(o)
+    return kept
+
+
+def _pairs(executed: Path, saved_cells, student: bool):
+    """The executed cell for each saved code cell: by id; for a student version by source (the
+    k-th saved cell with a source gets the k-th executed one), None where it has no such cell."""
+    ran = [c for c in nbformat.read(executed, as_version=4).cells if c.cell_type == "code"]
+    if not student:
+        by_id = {c.get("id"): c for c in ran}
+        return [by_id.get(ref.get("id")) for ref in saved_cells]
+    by_source: dict[str, list] = {}
+    for c in ran:
+        by_source.setdefault(c.source, []).append(c)
+    return [(by_source.get(ref.source) or [None]).pop(0) for ref in saved_cells]
+
+
+def shared_cells(executed: Path, saved: Path) -> int:
+    """How many of the solution's code cells a student version has (those its verdict covers)."""
+    code = [c for c in nbformat.read(saved, as_version=4).cells if c.cell_type == "code"]
+    return sum(test is not None for test in _pairs(executed, code, student=True))
+
+
 def mismatches(executed: Path, saved: Path, instead: dict[str, str] | None = None,
-               sanitize: Path = SANITIZE) -> list[tuple[int, str]]:
+               sanitize: Path = SANITIZE, student: bool = False) -> list[tuple[int, str]]:
     """[(index of the saved notebook's code cell, what nbval would report)], [] when nbval passes.
-    instead: {cell id: stdout} compared in place of that cell's saved outputs (release_outputs)."""
+    instead: {cell id: stdout} compared in place of that cell's saved outputs (release_outputs).
+    student: `executed` is a student version, judged on the cells it shares with the solution."""
     patterns = dict(plugin.get_sanitize_patterns(sanitize.read_text()))   # nbval: an OrderedDict
-    ran = {c.get("id"): c for c in nbformat.read(executed, as_version=4).cells if c.cell_type == "code"}
+    code = [(i, ref) for i, ref in enumerate(nbformat.read(saved, as_version=4).cells) if ref.cell_type == "code"]
     out = []
-    for i, ref in enumerate(nbformat.read(saved, as_version=4).cells):
-        if ref.cell_type != "code":
-            continue
+    for (i, ref), test in zip(code, _pairs(executed, [ref for _, ref in code], student)):
         opts = options(ref)
-        test = ran.get(ref.get("id"))
+        if student:
+            if test is None:            # an answer, or a test the student version does not have
+                continue
+            test = nbformat.from_dict({**test, "outputs": _without_not_set(test.outputs)})
         if ref.get("id") in (instead or {}):
             ref = nbformat.v4.new_code_cell(ref.source, execution_count=ref.execution_count, outputs=[
                 nbformat.v4.new_output("stream", name="stdout", text=instead[ref.get("id")])])
@@ -100,7 +143,7 @@ def mismatches(executed: Path, saved: Path, instead: dict[str, str] | None = Non
 
 
 if __name__ == "__main__":
-    found = mismatches(Path(sys.argv[1]), Path(sys.argv[2]))
+    found = mismatches(Path(sys.argv[1]), Path(sys.argv[2]), student="--student" in sys.argv[3:])
     for index, why in found:
         print(f"cell {index}: {why}")
     print(f"{len(found)} cells nbval would fail")

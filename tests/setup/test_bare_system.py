@@ -411,15 +411,17 @@ def test_readme_setup_on_bare_debian_runs_the_labs_and_down_leaves_nothing(suite
     assert result["result"] == "passed"
 
 
-def nbval_verdicts(folder: Path, release: releases.Release, labs: str) -> dict[str, list[tuple[int, str]]]:
-    """{lab: the cells nbval would fail}: each executed solution's outputs against the saved ones
-    (tests/setup/nbval_outputs.py), so every solution a root runs is held to nbval without running
-    twice; where the release table says a lab prints otherwise on `release`, that is expected."""
+def nbval_verdicts(folder: Path, release: releases.Release, labs: str,
+                   student: bool) -> dict[str, list[tuple[int, str]]]:
+    """{lab: the cells nbval would fail}: each executed notebook's outputs against the solution's
+    saved ones (tests/setup/nbval_outputs.py; a student version on the cells it shares with the
+    solution), so every lab a root runs is held to nbval without running twice; where the release
+    table says a lab prints otherwise on `release`, that is expected."""
     out = {}
     for lab in labs.split():
         executed = folder / f"{lab}.executed.ipynb"
         out[lab] = (nbval_outputs.mismatches(executed, ROOT / "solutions" / f"{lab}.ipynb",
-                                             nbval_outputs.release_outputs(release, lab))
+                                             nbval_outputs.release_outputs(release, lab), student=student)
                     if executed.exists() else [(-1, "no executed notebook was kept")])
     return out
 
@@ -488,10 +490,10 @@ def run_suite(suite: str, lock_wait: int = LOCK_WAIT_S) -> dict:
         assert rc == 0 and not failed and not leftovers, (
             f"{suite}: bare-system run failed (phases: {failed or 'none'}; leftovers: {leftovers or 'none'}):\n"
             f"{phases.table()}\n--- last lines (whole log: {ARTIFACTS / 'log.txt'}):\n{tail[-8000:]}")
-        if notebooks == "solutions" and not os.environ.get("CEPHLAB_BARE_REVISION"):
-            differ = nbval_verdicts(ARTIFACTS, want, labs)
+        if not os.environ.get("CEPHLAB_BARE_REVISION"):
+            differ = nbval_verdicts(ARTIFACTS, want, labs, student=notebooks == "student")
             result["nbval"] = {lab: len(bad) for lab, bad in differ.items()}
-            assert not any(differ.values()), f"{suite}: nbval would fail these cells of the solutions:\n" + \
+            assert not any(differ.values()), f"{suite}: nbval would fail these cells of the {notebooks}:\n" + \
                 "\n".join(f"{lab} cell {i}: {why}" for lab, bad in differ.items() for i, why in bad)
         result["result"] = "passed"
         return result

@@ -106,3 +106,68 @@ def test_a_release_without_filestore_expects_its_own_verdicts(tmp_path):
     # Pacific's own outputs, judged by what Reef should print there: that verdict cell differs
     found = nv.mismatches(pacific, solution, reef)
     assert len(found) == 1 and "4 comparisons agree" in found[0][1]
+
+
+# -- a student version: judged on the cells it shares with the solution ------------------------------
+def _student_run(lab: str):
+    """(solution path, the student version as if run: each cell it shares with the solution given
+    the solution's saved outputs, in order, as nbval_outputs pairs them)."""
+    solution = nv.ROOT / "solutions" / f"{lab}.ipynb"
+    saved = [c for c in nbformat.read(solution, as_version=4).cells if c.cell_type == "code"]
+    student = nbformat.read(nv.ROOT / "labs" / lab / f"{lab}.ipynb", as_version=4)
+    for cell in student.cells:
+        ref = next((s for s in saved if s.source == cell.source), None)
+        if cell.cell_type == "code" and ref is not None:
+            saved.remove(ref)
+            cell.outputs, cell.execution_count = copy.deepcopy(ref.outputs), ref.execution_count
+    return solution, student
+
+
+def _shared_checked(solution: Path, student) -> tuple[int, int]:
+    """(index in the solution, index in the student version) of the first shared cell whose
+    printed (stdout) output nbval checks."""
+    at = {c.source: j for j, c in reversed(list(enumerate(student.cells))) if c.cell_type == "code"}
+    for i, c in enumerate(nbformat.read(solution, as_version=4).cells):
+        if (c.cell_type == "code" and c.source in at and c.execution_count and nv.options(c)["check"]
+                and not nv.options(c)["skip"] and any(o.output_type == "stream" for o in c.outputs)):
+            return i, at[c.source]
+    pytest.skip("no such cell")
+
+
+@pytest.mark.parametrize("lab", [p.stem for p in SOLUTIONS])
+def test_a_student_version_is_judged_on_the_cells_it_shares(lab, tmp_path):
+    solution, student = _student_run(lab)
+    executed = _write(student, tmp_path)
+    assert nv.mismatches(executed, solution, student=True) == []
+    code = sum(c.cell_type == "code" for c in nbformat.read(solution, as_version=4).cells)
+    assert 0 < nv.shared_cells(executed, solution) < code       # the answers and hidden tests are not
+    # by id, as for a solution, its renumbered cells match nothing
+    assert nv.mismatches(executed, solution) != []
+
+
+def test_a_student_versions_changed_output_fails_and_the_not_set_note_does_not(tmp_path):
+    solution, student = _student_run("03-disk-iops")
+    i, j = _shared_checked(solution, student)
+    stream = next(o for o in student.cells[j].outputs if o.output_type == "stream")
+    original = stream.text
+    stream.text = original + nv.experiment.NOT_SET.format(what="my_queue_depth (Q4)", default=32) + "\n"
+    assert nv.mismatches(_write(student, tmp_path), solution, student=True) == []
+    for wrong in ("my_queue_depth (Q4) is set: measuring with 32\n", "measured 32 IOPS\n"):
+        stream.text = original + wrong
+        assert [k for k, _ in nv.mismatches(_write(student, tmp_path), solution, student=True)] == [i], wrong
+    # a cell whose only output was the note: nothing left, as the solution saved nothing
+    run = {s.source for s in nbformat.read(solution, as_version=4).cells if s.get("execution_count")}
+    silent = next(c for c in student.cells if c.cell_type == "code" and not c.outputs and c.source in run)
+    silent.outputs = [nbformat.v4.new_output("stream", name="stdout",
+                                             text=nv.experiment.NOT_SET.format(what="x", default=5))]
+    stream.text = original
+    assert nv.mismatches(_write(student, tmp_path), solution, student=True) == []
+
+
+def test_a_student_cell_that_raised_fails(tmp_path):
+    solution, student = _student_run("00-welcome")
+    i, j = _shared_checked(solution, student)
+    student.cells[j].outputs = [nbformat.v4.new_output("error", ename="ClusterError", evalue="no cluster",
+                                                       traceback=[])]
+    found = nv.mismatches(_write(student, tmp_path), solution, student=True)
+    assert [k for k, _ in found] == [i] and "ClusterError" in found[0][1]

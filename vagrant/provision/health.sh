@@ -5,6 +5,7 @@
 # cluster reported it while its monitors were still electing a leader.)
 #   CEPHLAB_EXPECTED_OSDS   OSDs to wait for (default: no count check)
 #   CEPHLAB_HEALTH_TIMEOUT  seconds (default 1200)
+#   CEPHLAB_HEALTH_POLL     seconds between two looks (default 10; the tests' short gates use 1)
 # Run it again any time on node 1: sudo bash ~vagrant/cephlab-provision/health.sh
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -12,6 +13,7 @@ require_root
 
 EXPECTED="${CEPHLAB_EXPECTED_OSDS:-0}"
 TIMEOUT="${CEPHLAB_HEALTH_TIMEOUT:-1200}"
+POLL="${CEPHLAB_HEALTH_POLL:-10}"
 
 # "<health> <osds> <up> <in> <mons in quorum>/<mons> <PGs active+clean>/<PGs>" from one
 # `ceph status`, or "unreachable".
@@ -93,5 +95,5 @@ while :; do
         report "$now" >&2
         die "no HEALTH_OK after ${TIMEOUT} s (see the report above)"
     fi
-    sleep 10
+    sleep "$POLL"
 done
