@@ -10,8 +10,8 @@
 - **the explanations**: prompts W1 and W2 whose questions are the ones book/rubrics.md grades, word
   for word, so the rubric an instructor reads is the question the learner answered.
 
-Labs that do not have the experiment and the prompts yet are listed in WITHOUT_EXPERIMENT: a strict
-xfail each, so the list can only shrink.
+Every lab has them (the list of labs still without them, and its strict xfail, went once it was
+empty).
 """
 import re
 from pathlib import Path
@@ -21,8 +21,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9][0-9]-*.py"))
 RUBRICS = (ROOT / "book" / "rubrics.md").read_text()
-
-WITHOUT_EXPERIMENT: set[str] = set()
 
 CELL = re.compile(r"^# %%(?: \[(\w+)\])?.*$", re.M)
 
@@ -68,8 +66,7 @@ def prompt_problems(solution):
     return [] if asked == graded else [f"{solution.name}: the prompts and book/rubrics.md differ"]
 
 
-@pytest.mark.parametrize("solution", [p for p in SOLUTIONS if p.stem not in WITHOUT_EXPERIMENT],
-                         ids=[p.stem for p in SOLUTIONS if p.stem not in WITHOUT_EXPERIMENT])
+@pytest.mark.parametrize("solution", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
 def test_every_written_question_is_the_one_the_rubric_grades(solution):
     assert not prompt_problems(solution), prompt_problems(solution)
 
@@ -94,17 +91,9 @@ def experiment_problems(solution):
     return problems
 
 
-@pytest.mark.parametrize("solution", [p for p in SOLUTIONS if p.stem not in WITHOUT_EXPERIMENT],
-                         ids=[p.stem for p in SOLUTIONS if p.stem not in WITHOUT_EXPERIMENT])
+@pytest.mark.parametrize("solution", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
 def test_the_learner_chooses_predicts_measures_and_reads_their_run(solution):
     assert not experiment_problems(solution), experiment_problems(solution)
-
-
-@pytest.mark.parametrize("solution", [p for p in SOLUTIONS if p.stem in WITHOUT_EXPERIMENT],
-                         ids=[p.stem for p in SOLUTIONS if p.stem in WITHOUT_EXPERIMENT])
-@pytest.mark.xfail(strict=True, reason="lab without the learner's experiment yet (WITHOUT_EXPERIMENT)")
-def test_known_labs_without_the_experiment(solution):
-    assert not experiment_problems(solution) and not prompt_problems(solution)
 
 
 def test_the_scan_finds_a_missing_experiment(tmp_path):

@@ -16,9 +16,7 @@ The scan, per solution notebook:
 - a violation is such a number in the source of a Markdown cell. A conclusion rendered from the
   run (IPython Markdown displayed by a code cell) is an output, so it is fine.
 
-Known violations in today's solutions are listed in KNOWN, by notebook, (cell index, number): a
-strict xfail per notebook, so fixing one fails the test until it is removed from the list (the list
-shrinks), and any violation not in the list fails at once (it never grows).
+No solution has one (the list of known violations, and its strict xfail, went once it was empty).
 
 Comparisons in prose ("barely helps", "more than", "cannot exceed") next to the run's figures are
 test_prose_comparatives.py's; the reading of outputs both use is in tests/notebooks/prose.py.
@@ -34,8 +32,6 @@ from tests.notebooks.prose import md as _md
 from tests.notebooks.prose import nb as _nb
 from tests.notebooks.prose import stream as _stream
 
-# {notebook stem: {(markdown cell index, number as normalised here)}}
-KNOWN: dict[str, set] = {}
 # Figures a model computes (the same on every run, not measured), stated in prose on purpose:
 # {notebook stem: {number}}. Keep it short; a measured figure never goes here.
 MODEL_FIGURES = {
@@ -93,23 +89,9 @@ def test_a_conclusion_rendered_from_the_run_and_constants_are_fine():
 
 
 @pytest.mark.parametrize("solution", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
-def test_no_new_measured_number_in_prose(solution, constants):
+def test_no_measured_number_in_prose(solution, constants):
     found = violations(json.loads(solution.read_text(encoding="utf-8")),
                        constants | MODEL_FIGURES.get(solution.stem, set()))
-    new = found - KNOWN.get(solution.stem, set())
-    assert not new, (f"{solution.name}: Markdown states numbers the run printed (cell, number): "
-                     f"{sorted(new)}; "
-                     "render the sentence from the results (IPython Markdown) or state no figure")
-
-
-@pytest.mark.parametrize("solution", [p for p in SOLUTIONS if p.stem in KNOWN],
-                         ids=[p.stem for p in SOLUTIONS if p.stem in KNOWN])
-@pytest.mark.xfail(strict=True,
-                   reason="known numbers in prose (KNOWN): remove an entry once its cell is fixed")
-def test_known_numbers_in_prose_are_gone(solution, constants):
-    found = violations(json.loads(solution.read_text(encoding="utf-8")), constants)
-    assert not found & KNOWN[solution.stem], sorted(found & KNOWN[solution.stem])
-
-
-def test_known_list_names_existing_notebooks():
-    assert set(KNOWN) <= {p.stem for p in SOLUTIONS}
+    assert not found, (f"{solution.name}: Markdown states numbers the run printed (cell, number): "
+                       f"{sorted(found)}; "
+                       "render the sentence from the results (IPython Markdown) or state no figure")
