@@ -23,8 +23,9 @@ def student_runs(items) -> dict[str, str]:
               if i.path == Path(__file__) and hasattr(i, "callspec")]
     if not suites or _skip_reason():
         return {}
-    names = " and ".join(for_suite(s).codename.title() for s in suites)
-    return {LAB: f"on {names}'s cephadm cluster (tests/cephadm_releases, later in this session)"}
+    names = " and ".join(f"{for_suite(s).codename.title()}'s" for s in suites)
+    clusters = "cluster" if len(suites) == 1 else "clusters"
+    return {LAB: f"on {names} cephadm {clusters} (tests/cephadm_releases, later in this session)"}
 
 
 def test_lab11_student_version_on_the_release(release_cluster, lab_cluster, monkeypatch):
