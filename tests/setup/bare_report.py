@@ -31,8 +31,8 @@ def nbval_cell(path: Path, lab: str, release: releases.Release, student: bool) -
     bad = nbval_outputs.mismatches(path, solution, nbval_outputs.release_outputs(release, lab), student=student)
     verdict = "pass" if not bad else f"{len(bad)} cells differ ({', '.join(str(i) for i, _ in bad)})"
     if student:
-        code = sum(c.cell_type == "code" for c in nbformat.read(solution, as_version=4).cells)
-        verdict += f" ({nbval_outputs.shared_cells(path, solution)} of the solution's {code} code cells)"
+        shared, code = nbval_outputs.shared_cells(path, solution)
+        verdict += f" ({shared} of the solution's {code} code cells)"
     return verdict
 
 

@@ -103,10 +103,11 @@ def _pairs(executed: Path, saved_cells, student: bool):
     return [(by_source.get(ref.source) or [None]).pop(0) for ref in saved_cells]
 
 
-def shared_cells(executed: Path, saved: Path) -> int:
-    """How many of the solution's code cells a student version has (those its verdict covers)."""
+def shared_cells(executed: Path, saved: Path) -> tuple[int, int]:
+    """(how many of the solution's code cells a student version has, which its verdict covers;
+    how many code cells the solution has)."""
     code = [c for c in nbformat.read(saved, as_version=4).cells if c.cell_type == "code"]
-    return sum(test is not None for test in _pairs(executed, code, student=True))
+    return sum(test is not None for test in _pairs(executed, code, student=True)), len(code)
 
 
 def mismatches(executed: Path, saved: Path, instead: dict[str, str] | None = None,

@@ -140,7 +140,8 @@ def test_a_student_version_is_judged_on_the_cells_it_shares(lab, tmp_path):
     executed = _write(student, tmp_path)
     assert nv.mismatches(executed, solution, student=True) == []
     code = sum(c.cell_type == "code" for c in nbformat.read(solution, as_version=4).cells)
-    assert 0 < nv.shared_cells(executed, solution) < code       # the answers and hidden tests are not
+    shared, total = nv.shared_cells(executed, solution)
+    assert total == code and 0 < shared < code       # the answers and hidden tests are not
     # by id, as for a solution, its renumbered cells match nothing
     assert nv.mismatches(executed, solution) != []
 
