@@ -1,15 +1,18 @@
 """Run a learner's grading copy and write its answers as plain data; the sandbox's only program.
 
-    python -m cephlab.course.answer_runner /grading/submission/01-redundancy.ipynb /grading/out
+    python -m cephlab.course.answer_runner /grading/submission/01-redundancy.ipynb 3
 
 The grading copy (cephlab.course.grading.grading_copy) is the learner's code cells up to the
 last question, with an export marker where each question's check stood: a cell whose metadata
 `cephlab_export` names the question and the variables its checks read. The cells run in one
 IPython shell (magics work as in Jupyter, display() too, as text; a cell that raises, calls
 sys.exit or raises KeyboardInterrupt is reported and the next cell runs, as otter does). At each marker the
-named variables are written to OUT/answers.jsonl as one line of plain data (cephlab.course.answers),
-flushed at once, so the answers given before a cell that kills the process or loops forever still
-count. Nothing here decides a score: the checks run in the grader's process, on those lines.
+named variables are written as one line of plain data (cephlab.course.answers) to the file
+descriptor given (3: a file the grader opened outside the sandbox and holds itself, so no path a
+cell can replace, link or turn into a FIFO is ever read back), flushed at once, so the answers
+given before a cell that kills the process or loops forever still count. The id the notebook
+typed and the cells that ran out of memory go the same way. Nothing here decides a score: the
+checks run in the grader's limited child, on those lines.
 
 What grading does not use is not paid for (each costs every graded notebook a fresh process's
 time): `import otter` in the init cell gets a stand-in whose Notebook does nothing (no check cell
@@ -29,9 +32,7 @@ import sys
 from pathlib import Path
 
 OUTPUT_CAP = 2**20          # bytes of the notebook's printed output kept for the grading log
-ANSWERS = "answers.jsonl"
-LEARNER = "learner.json"
-MEMORY_MARKER = "MEMORY_ERROR"          # sandbox.MEMORY_MARKER: grading reports it
+CHANNEL_FD = 3              # where the sandboxed runner finds the grader's answers file
 
 
 def _source(cell: dict) -> str:
@@ -62,18 +63,18 @@ class CappedStream(io.TextIOBase):
         self.stream.flush()
 
 
-def run(notebook: Path, out: Path) -> None:
+def run(notebook: Path, fd: int) -> None:
+    """Run the grading copy's cells, writing the answer lines to the open file descriptor fd."""
     from IPython.core.interactiveshell import InteractiveShell
 
     from cephlab.course import answers
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
-    out.mkdir(parents=True, exist_ok=True)
     sys.stdout, sys.stderr = CappedStream(sys.__stdout__), CappedStream(sys.__stderr__)
     stand_in_otter()
     shell = InteractiveShell.instance()
     text_only_display(shell)
     pristine = dict(vars(builtins))
-    with open(out / ANSWERS, "a", encoding="utf-8") as sink:
+    with os.fdopen(os.dup(fd), "a", encoding="utf-8") as sink:
         for cell in cells:
             marker = cell.get("metadata", {}).get("cephlab_export")
             if marker:
@@ -84,9 +85,9 @@ def run(notebook: Path, out: Path) -> None:
                 result = shell.run_cell(_source(cell), store_history=False)
                 _restore_builtins(pristine)
                 if isinstance(result.error_in_exec, MemoryError):
-                    with open(out / MEMORY_MARKER, "a", encoding="utf-8") as f:
-                        f.write(repr(_source(cell)[:200]) + "\n")
-    _write_learner(out)
+                    sink.write(answers.memory_line(repr(_source(cell)[:200])) + "\n")
+                    sink.flush()
+        sink.write(answers.learner_line(_typed_learner()) + "\n")
 
 
 class NoChecks:
@@ -149,24 +150,23 @@ def _restore_builtins(pristine: dict) -> None:
     current.update(pristine)
 
 
-def _write_learner(out: Path) -> None:
+def _typed_learner() -> str:
     """The learner id the notebook typed (params.learner_id("...")), for the gradebook's warning
     when it differs from the id grading used. Untrusted, like everything from this process."""
     from cephlab.course import params
-    typed = params._recorded if isinstance(params._recorded, str) else ""
-    (out / LEARNER).write_text(json.dumps({"typed": typed[:200]}), encoding="utf-8")
+    return params._recorded if type(params._recorded) is str else ""
 
 
 def main(argv: list[str] | None = None) -> int:
-    notebook, out = (argv if argv is not None else sys.argv[1:])[:2]
+    notebook, fd = (argv if argv is not None else sys.argv[1:])[:2]
     os.environ.setdefault("MPLBACKEND", "Agg")
-    run(Path(notebook), Path(out))
+    run(Path(notebook), int(fd))
     return 0
 
 
 def _exit_now(code: int) -> None:
     """End the process without the interpreter's teardown (~0.6 s for a notebook's ~2,000
-    modules): the answer lines and learner.json are written and closed, the output is flushed."""
+    modules): the answer lines are written and closed, the output is flushed."""
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         try:
             if stream is not None:

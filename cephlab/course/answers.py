@@ -11,6 +11,11 @@ exactly (no subclass, no object with its own comparison operators, no NaN or inf
 size and depth). A value that is not plain data is not rebuilt at all: its question's checks
 then see the name undefined, and the learner is told why.
 
+The runner writes every line to one channel (an answers file the grader holds): the answer lines,
+one {"learner": id} line and a {"memory_error": cell} line per cell that ran out of memory.
+`decode_channel` reads them all in the grader's limited child; a line that is not one of these
+is skipped with a warning, whatever it holds.
+
 Tags (a one-key dict) carry what JSON cannot: {"tuple": [...]}, {"set": [...]}, {"dict": {...}},
 {"ndarray": [...], "dtype": "float64"} and {"nonfinite": "nan"}.
 """
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass, field
 from typing import Any
 
 from cephlab.core.errors import CourseError
@@ -137,7 +143,10 @@ def _decode_tagged(data: dict, depth: int, budget: _Budget) -> Any:
         items = [decode(v, depth + 1, budget) for v in data["set"]]
         if not all(type(v) in (bool, int, float, str, tuple) or v is None for v in items):
             raise NotPlain("a set of something other than numbers, strings or tuples")
-        return set(items)
+        try:
+            return set(items)
+        except TypeError:               # a tuple holding a list: unhashable
+            raise NotPlain("a set holding a list or a set (unhashable)") from None
     if keys == {"dict"} and type(data["dict"]) is dict:
         return {str(k): decode(v, depth + 1, budget) for k, v in data["dict"].items()}
     if keys == {"nonfinite"}:
@@ -186,8 +195,66 @@ def decode_line(line: str) -> tuple[str, dict, dict]:
             problems[str(name)] = str(e)
         except RecursionError:
             problems[str(name)] = f"nested deeper than {MAX_DEPTH} levels"
-    return record["question"], values, problems
+        except (ValueError, TypeError, OverflowError) as e:     # whatever else the data provokes
+            problems[str(name)] = f"unreadable answer data ({type(e).__name__})"
+    return record["question"][:100], values, problems
 
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed in answer data")
+
+
+# -- the channel: every line the answer runner wrote, read by the grader ----------------------------------
+MAX_WARNINGS = 20           # unreadable lines reported one by one; the rest are counted
+
+
+@dataclass
+class Channel:
+    """What a learner's process sent: answers per question, the id it typed, the cells that ran out
+    of memory, and a warning per line that could not be read."""
+    values: dict[str, dict] = field(default_factory=dict)
+    problems: dict[str, dict] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    typed: str = ""
+    memory: list[str] = field(default_factory=list)
+
+
+def learner_line(typed: str) -> str:
+    return json.dumps({"learner": typed[:200]})
+
+
+def memory_line(cell: str) -> str:
+    return json.dumps({"memory_error": cell[:200]})
+
+
+def decode_channel(data: bytes, truncated: bool = False) -> Channel:
+    """The Channel of the runner's lines (untrusted: any line may be anything); the last line of a
+    question wins (its final check). Never raises for what the lines hold."""
+    got, unread = Channel(), 0
+    for n, raw in enumerate(data.split(b"\n"), start=1):
+        if not raw.strip():
+            continue
+        try:
+            _take(got, raw.decode("utf-8", errors="replace"))
+        except Exception as e:      # noqa: BLE001 - a line is data: whatever it provokes, it is skipped
+            unread += 1
+            if len(got.warnings) < MAX_WARNINGS:
+                got.warnings.append(f"answer line {n} ignored: {str(e)[:200] or type(e).__name__}")
+    if unread > MAX_WARNINGS:
+        got.warnings.append(f"{unread - MAX_WARNINGS} more answer lines ignored")
+    if truncated:
+        got.warnings.append("the notebook wrote more answer data than grading reads: the rest was ignored")
+    return got
+
+
+def _take(got: Channel, line: str) -> None:
+    if line.startswith('{"learner"') or line.startswith('{"memory_error"'):
+        record = json.loads(line, parse_constant=_refuse_constant)
+        if type(record) is dict and set(record) == {"learner"} and type(record["learner"]) is str:
+            got.typed = record["learner"].strip()[:200]
+            return
+        if type(record) is dict and set(record) == {"memory_error"} and type(record["memory_error"]) is str:
+            got.memory.append(record["memory_error"][:200])
+            return
+    question, values, problems = decode_line(line)
+    got.values[question], got.problems[question] = values, problems

@@ -1,7 +1,7 @@
 """A lab's checks, run in the grader's own process on the plain answers of a learner's notebook.
 
     questions = checks.questions(master)            # from the solution (otter master) notebook
-    scores = checks.run(master, questions, answer_lines, learner="alice", lab="03-disk-iops")
+    scores = checks.run(master, "03-disk-iops", "alice", answers, problems)   # {"q1": Score}
 
 The checks are the master notebook's test cells (public and `# HIDDEN`), exactly as the lab's
 author wrote them for otter. They run here, in a child forked from the grading process, in a
@@ -12,6 +12,10 @@ code touched and no file the learner's process wrote (except the answer lines, p
 reaches this process, so patched runners, objects that compare equal to anything, monkeypatched
 numpy, SystemExit and the like have nothing to act on. (`preload` imports the master's imports
 in the grading process once, so each child does not import numpy, scipy and the models again.)
+
+The answers are the learner's data, so the child is limited (LIMITS, cephlab.course.limited:
+memory, CPU, output, wall time), and so is each check: past CASE_TIMEOUT_S, or out of memory, it
+fails with a hint saying so, and the other checks still run.
 
 A check may read only: names the master imports, `P`, and the question's answer variables
 (names assigned in the master's solution cells). `check_names` finds a check that reads anything
@@ -26,16 +30,17 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
-import multiprocessing
+import dataclasses
 import os
 import re
-import traceback
+import signal
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
 from cephlab.core.errors import CourseError
+from cephlab.course import limited
 
 CONTEXT = ("P",)                    # recomputed by the grader, never taken from the learner
 CHECK_TIMEOUT_S = 120
@@ -234,16 +239,38 @@ def preload(master: dict) -> None:
         pass
 
 
+CASE_TIMEOUT_S = 20                 # one check's wall time; the child's CPU limit backs it up
+HINT_CAP = 300                      # characters of one hint (an assert message may quote the answer)
+
+
+class CaseTimeout(Exception):
+    """Raised in a check that ran longer than CASE_TIMEOUT_S (by SIGALRM)."""
+
+
+def _alarm(signum, frame):
+    raise CaseTimeout
+
+
 def _run_case(case: Case, namespace: dict) -> str | None:
-    """None when the check passes, else the hint to show."""
+    """None when the check passes, else the hint to show. A check that runs past CASE_TIMEOUT_S
+    or runs out of memory on an answer fails like any other (the answer is what it tried)."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, CASE_TIMEOUT_S)
     try:
         exec(compile(case.code, "<check>", "exec"), namespace)      # noqa: S102 - the instructor's
     except AssertionError as e:
-        return str(e) or "a check failed"
+        return str(e)[:HINT_CAP] or "a check failed"
     except NameError as e:
-        return f"`{e.name}`: no usable answer"
+        return f"`{str(e.name)[:100]}`: no usable answer"
+    except CaseTimeout:
+        return f"a check ran longer than {CASE_TIMEOUT_S} s on your answer (is it far too large?)"
+    except MemoryError:
+        return "a check ran out of memory on your answer (is it far too large?)"
     except Exception as e:      # noqa: BLE001 - a wrong type of answer makes a check raise
         return f"the check could not use your answer ({type(e).__name__}: {str(e)[:200]})"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
     return None
 
 
@@ -270,39 +297,27 @@ def score(questions_: list[Question], answers: dict[str, dict], problems: dict[s
     return scores
 
 
-def _child(master, lab, learner, answers, problems, conn) -> None:
-    try:
-        os.environ.update(CEPHLAB_LEARNER=learner, CEPHLAB_GRADING="1")
-        qs = questions(master)
-        base = context(master, lab, learner, _checks_free_names(qs))
-        result = score(qs, answers, problems, base)
-        conn.send(("ok", {k: (v.score, v.possible, v.feedback) for k, v in result.items()}))
-    except BaseException:       # the parent reports it as the checks' failure
-        conn.send(("error", traceback.format_exc()[-3000:]))
-    finally:
-        conn.close()
+LIMITS = limited.Limits(memory_mib=1024, cpu_s=90, output_mib=16, timeout=CHECK_TIMEOUT_S)
+
+
+def scored(master: dict, lab: str, learner: str, answers: dict[str, dict],
+           problems: dict[str, dict]) -> dict[str, tuple[float, float, list[str]]]:
+    """score() for `learner` as plain tuples; call it in a limited child (run, or the grader's)."""
+    os.environ.update(CEPHLAB_LEARNER=learner, CEPHLAB_GRADING="1")
+    qs = questions(master)
+    base = context(master, lab, learner, _checks_free_names(qs))
+    result = score(qs, answers, problems, base)
+    return {k: (v.score, v.possible, v.feedback) for k, v in result.items()}
 
 
 def run(master: dict, lab: str, learner: str, answers: dict[str, dict], problems: dict[str, dict],
         timeout: float = CHECK_TIMEOUT_S) -> dict[str, Score]:
-    """score() in a child forked from this process (its learner id set in its environment, the
-    checks' side effects gone with it); CheckError when the checks fail to run or hang."""
-    ctx = multiprocessing.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    process = ctx.Process(target=_child, args=(master, lab, learner, answers, problems, child))
-    process.start()
-    child.close()
+    """score() in a child forked from this process under LIMITS (memory, CPU, output; its learner
+    id set in its environment, the checks' side effects gone with it); CheckError when the checks
+    fail to run, meet a limit or hang."""
+    limits = dataclasses.replace(LIMITS, timeout=timeout)
     try:
-        if not parent.poll(timeout):
-            raise CheckError(f"the checks of {lab} did not finish in {timeout:g} s")
-        status, payload = parent.recv()
-    except EOFError:
-        raise CheckError(f"the checks of {lab} ended without a result") from None
-    finally:
-        if process.is_alive():
-            process.kill()
-        process.join()
-        parent.close()
-    if status != "ok":
-        raise CheckError(f"the checks of {lab} failed to run:\n{payload}")
+        payload = limited.call(scored, (master, lab, learner, answers, problems), limits, f"the checks of {lab}")
+    except limited.LimitError as err:
+        raise CheckError(str(err)) from None
     return {k: Score(s, p, list(f)) for k, (s, p, f) in payload.items()}

@@ -141,7 +141,7 @@ def safe_name(value: str) -> str:
 def learner_from_folder(notebook: Path | str) -> str:
     """The parent folder's name (submissions/<learner>/NN-topic.ipynb), as grading's
     learner_from_folder: the learner of a notebook that has no result to say it."""
-    return Path(notebook).resolve().parent.name
+    return Path(notebook).absolute().parent.name     # not resolve(): a link names no one
 
 
 def is_result(outcome: object) -> bool:

@@ -8,14 +8,20 @@ Two processes that share nothing but plain data:
 
 1. **The learner's notebook** runs in a sandbox of its own (cephlab.course.sandbox: bubblewrap,
    no network, only the submission and the public packages, memory and file-size limits),
-   started by a child forked from this process; a timeout ends it. It runs the *grading copy*:
+   started by a child forked from this process; a timeout ends it. The submission itself is read
+   once, as data (cephlab.course.untrusted: no link, FIFO, device or folder, size-capped, a valid
+   notebook), and the sandbox gets a fresh copy of it. It runs the *grading copy*:
    the notebook up to its last question (the measurements after the exercises need a cluster and
    are not graded here), each check cell replaced by an export marker. At each marker,
    cephlab.course.answer_runner writes the variables that question's checks read as one line of
-   JSON (cephlab.course.answers). No test, hidden or public, is in the sandbox.
+   JSON (cephlab.course.answers) on descriptor 3, an answers file this process opened outside
+   the sandbox: no path the learner's code can replace is read back. No test, hidden or public,
+   is in the sandbox, and neither is this process's standard input or environment.
 2. **The checks** (the solution's test cells, hidden ones included) run in a child forked from
    this process, which never imports or runs learner code, on the answers rebuilt strictly
-   from those lines (cephlab.course.checks). A learner's object never reaches them: patching
+   from those lines (cephlab.course.checks), with limits of its own on memory, CPU, output and
+   time (cephlab.course.limited): decoding and checking a learner's data cannot exhaust the
+   instructor's machine. A learner's object never reaches them: patching
    the grader, comparing equal to everything or monkeypatching numpy in an answer cell changes
    nothing the checks see. The master's imports are loaded in this process once per batch
    (checks.preload), so each child starts with them.
@@ -28,6 +34,10 @@ still tries to connect fails at once instead of touching the learner's or the cl
 Both notebook kinds grade: a student notebook (otter's `grader.check("qN")` cells) and a
 solution, the otter master notebook (`# BEGIN QUESTION` raw cells), which scores full marks.
 The checks always come from the master notebook (the lab's solution, or a quiz's master).
+
+Whatever goes wrong with one submission (a file that is no notebook, a check that met a limit, an
+error anywhere in its grading) becomes that submission's GradingError, its row in the gradebook
+with the reason; the other submissions are graded and every file is still written.
 """
 from __future__ import annotations
 
@@ -46,11 +56,12 @@ from typing import Any
 import yaml
 
 from cephlab.core.errors import CourseError
-from cephlab.course import answer_runner, answers, checks, measured, params
+from cephlab.course import answer_runner, answers, checks, limited, measured, params, untrusted
 from cephlab.course.notebooks import SOLUTIONS, solution_notebooks
-from cephlab.course.sandbox import JOB, MEMORY_MARKER, Sandbox, SandboxError, write_shared
+from cephlab.course.sandbox import JOB, Sandbox, SandboxError, write_shared
 
 SANDBOX = Sandbox()     # the default: every grading isolated (see cephlab.course.sandbox)
+CHANNEL_CAP = 128 * 2**20       # bytes of answer lines read back from one notebook's run
 # Sandbox.warm costs ~1 s once and saves ~0.2 s a notebook (0.5 s where CRUSH places PGs, 3-4 s
 # in lab 02): a batch this large or larger has its caches built once for all its gradings.
 WARM_FROM = 6
@@ -98,7 +109,18 @@ def is_master(nb):
 
 
 def read(path):
+    """A notebook of the course's own (a solution, a released lab): trusted. A learner's
+    submission is read with load_submission."""
     return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def load_submission(path) -> dict:
+    """A handed-in notebook as data (cephlab.course.untrusted: no link followed, no FIFO waited
+    on, size-capped, nbformat-valid); GradingError saying what was wrong else."""
+    try:
+        return untrusted.load_notebook(path)
+    except untrusted.UnsafeFile as err:
+        raise GradingError(str(err)) from None
 
 
 # -- which lab ------------------------------------------------------------------------------------
@@ -106,7 +128,7 @@ def lab_of(notebook, nb=None):
     """The lab stem (e.g. "01-redundancy") of a notebook: from otter's init cell
     (`otter.Notebook("01-redundancy.ipynb")`, which survives renaming the file), else from the
     file name ("alice-01-redundancy (2).ipynb" works), matched against the solutions."""
-    nb = nb if nb is not None else read(notebook)
+    nb = nb if nb is not None else load_submission(notebook)
     stems = {p.stem for p in solution_notebooks()}
     for cell in nb["cells"][:3]:
         m = INIT_CALL.search(_source(cell)) if cell["cell_type"] == "code" else None
@@ -209,6 +231,9 @@ def _child_main(target, args, log_path, extra_env=None):
     output to log_path. The child leads its own process group, which a timeout kills; a kernel it
     started (in a session of its own) then exits by itself, as ipykernel does when its parent dies."""
     os.setpgrp()
+    null = os.open(os.devnull, os.O_RDONLY)     # none of the grader's standard input
+    os.dup2(null, 0)
+    os.close(null)
     env = {**grading_env(), **(extra_env or {})}
     os.environ.clear()
     os.environ.update(env)
@@ -219,10 +244,11 @@ def _child_main(target, args, log_path, extra_env=None):
 
 
 class _Child:
-    """target(*args) in a forked child, started at once; poll() until it has ended."""
+    """target(*args) in a forked child, started at once; poll() until it has ended. channel: the
+    answers file the child writes into (grading's), closed by close()."""
 
-    def __init__(self, ctx, target, args, log_path, extra_env=None):
-        self.log_path, self.t0 = Path(log_path), time.monotonic()
+    def __init__(self, ctx, target, args, log_path, extra_env=None, channel=None):
+        self.log_path, self.t0, self.channel = Path(log_path), time.monotonic(), channel
         self.process = ctx.Process(target=_child_main, args=(target, args, str(log_path), extra_env))
         self.process.start()
 
@@ -245,7 +271,11 @@ class _Child:
         return self.process.exitcode
 
     def log_tail(self, n=3000):
-        return self.log_path.read_text(errors="replace")[-n:] if self.log_path.exists() else ""
+        return untrusted.read_tail(self.log_path, n).decode("utf-8", errors="replace")
+
+    def close(self):
+        if self.channel is not None:
+            self.channel.close()
 
 
 def _run_children(tasks, parallel, timeout, preload):
@@ -259,22 +289,36 @@ def _run_children(tasks, parallel, timeout, preload):
     if preload:
         importlib.import_module(preload)
     ctx = multiprocessing.get_context("fork")
-    outcomes, pending = [None] * len(tasks), list(enumerate(tasks))
+    outcomes: list[Any] = [None] * len(tasks)
+    pending = list(enumerate(tasks))
     running: dict[int, tuple[_Child, Any]] = {}     # task index -> (child, its finish)
     while pending or running:
         while pending and len(running) < max(1, parallel):
             i, (start, finish) = pending.pop(0)
             try:
                 running[i] = (start(ctx), finish)
-            except (GradingError, OSError, ValueError) as err:   # finish() reports it
-                outcomes[i] = finish(None, err if isinstance(err, GradingError) else GradingError(str(err)))
+            except Exception as err:    # noqa: BLE001 - one submission's failure is its row: finish() reports it
+                outcomes[i] = finish(None, as_grading_error(err))
         for i, (child, finish) in list(running.items()):
             status = child.poll(timeout)
             if status is not None:
                 del running[i]
-                outcomes[i] = finish(child, status)
+                try:
+                    outcomes[i] = finish(child, status)
+                except Exception as err:    # noqa: BLE001 - likewise
+                    outcomes[i] = as_grading_error(err)
+                finally:
+                    child.close()
         time.sleep(0.05)
     return outcomes
+
+
+def as_grading_error(err: BaseException) -> GradingError:
+    """err as the GradingError of one notebook's row (its message first, its kind when it has none)."""
+    if isinstance(err, GradingError):
+        return err
+    text = str(err).strip().splitlines()[0][:300] if str(err).strip() else ""
+    return GradingError(f"grading failed on this notebook ({type(err).__name__}{': ' + text if text else ''})")
 
 
 def _assign_child(solution, out):
@@ -306,70 +350,66 @@ def assign_many(solutions, workdir, parallel=2, timeout=600):
     return dict(zip(solutions, outcomes))
 
 
-def _run_child(copy_path, out):
-    answer_runner.run(Path(copy_path), Path(out))
+def _run_child(copy_path, fd):
+    answer_runner.run(Path(copy_path), fd)
 
 
-def _sandboxed_child(sandbox: Sandbox, argv: list[str]):
-    """Body of a forked child: the sandbox's limits on this process, then exec bwrap (argv)."""
+def _sandboxed_child(sandbox: Sandbox, argv: list[str], channel_fd: int):
+    """Body of a forked child: the answers file as descriptor 3 and no other descriptor of the
+    grader's but standard output and error (the log), the sandbox's limits, then exec bwrap with
+    an environment of PATH alone: bwrap's own process is pid 1 inside the sandbox, and its
+    /proc/1/environ is readable there (the sandbox's environment is bwrap's --setenv)."""
+    os.dup2(channel_fd, answer_runner.CHANNEL_FD)
+    os.set_inheritable(answer_runner.CHANNEL_FD, True)
+    os.closerange(answer_runner.CHANNEL_FD + 1, os.sysconf("SC_OPEN_MAX"))
     sandbox.limit()
-    os.execv(argv[0], argv)
+    os.execve(argv[0], argv, {"PATH": "/usr/bin:/bin"})
 
 
 def _start_runner(ctx, sandbox, job: Path, lab: str, shared: Path, learner=None, ro=None):
-    """Start the answer runner on job/submission/<lab>.ipynb; its lines go to job/out/. learner:
-    the id whose parameters the notebook computes ($CEPHLAB_LEARNER), else the one it types.
-    ro: files bound read-only into the sandbox (Sandbox.warm's caches)."""
-    (job / "out").mkdir()
+    """Start the answer runner on job/box/submission/<lab>.ipynb (job/box is the sandbox's JOB);
+    its lines go to an answers file opened here, outside the sandbox, and its output to
+    job/runner.log, also outside. learner: the id whose parameters the notebook computes
+    ($CEPHLAB_LEARNER), else the one it types. ro: files bound read-only into the sandbox
+    (Sandbox.warm's caches)."""
     extra = {"CEPHLAB_LEARNER": learner} if learner else {}
+    channel = tempfile.TemporaryFile(dir=job)       # unlinked: nothing in any folder names it
+    log = job / "runner.log"
     if sandbox is None:
-        return _Child(ctx, _run_child, (job / "submission" / f"{lab}.ipynb", job / "out"),
-                      job / "runner.log", extra)
+        return _Child(ctx, _run_child, (job / "box" / "submission" / f"{lab}.ipynb", channel.fileno()),
+                      log, extra, channel)
     argv = [sys.executable, "-m", "cephlab.course.answer_runner", f"{JOB}/submission/{lab}.ipynb",
-            f"{JOB}/out"]
+            str(answer_runner.CHANNEL_FD)]
     env = {k: v for k, v in {**grading_env(), **extra}.items() if k.startswith("CEPHLAB_")}
-    cmd = sandbox.command(job, argv, shared, env, ro)
-    return _Child(ctx, _sandboxed_child, (sandbox, cmd), job / "runner.log")
+    cmd = sandbox.command(job / "box", argv, shared, env, ro)
+    return _Child(ctx, _sandboxed_child, (sandbox, cmd, channel.fileno()), log, channel=channel)
 
 
-def read_answers(out: Path) -> tuple[dict, dict, list[str]]:
-    """({question: {name: value}}, {question: {name: why none}}, warnings) from the runner's
-    lines; the last line of a question wins (its final check), unreadable lines are skipped."""
-    values: dict[str, dict] = {}
-    problems: dict[str, dict] = {}
-    warnings: list[str] = []
-    path = out / answer_runner.ANSWERS
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.exists() else []
-    for n, line in enumerate(lines, start=1):
-        try:
-            question, got, why = answers.decode_line(line)
-        except answers.NotPlain as e:
-            warnings.append(f"answer line {n} ignored: {e}")
-            continue
-        values[question], problems[question] = got, why
-    return values, problems, warnings
+def _judge(fd: int, master: dict, lab: str, learner: str | None) -> dict:
+    """In the checks' limited child: the answers file's lines decoded (at most CHANNEL_CAP bytes)
+    and the lab's checks run on them, as plain data for the grader."""
+    size = os.fstat(fd).st_size
+    got = answers.decode_channel(os.pread(fd, min(size, CHANNEL_CAP), 0), truncated=size > CHANNEL_CAP)
+    who = learner or got.typed or params.DEFAULT_LEARNER
+    scores = {} if got.memory else checks.scored(master, lab, who, got.values, got.problems)
+    return {"typed": got.typed, "memory": got.memory, "warnings": got.warnings, "who": who, "scores": scores}
 
 
-def typed_learner(out: Path) -> str:
-    """The learner id the notebook typed, as its runner reported it ("" if none)."""
-    try:
-        typed = json.loads((out / answer_runner.LEARNER).read_text(encoding="utf-8")).get("typed", "")
-    except (OSError, ValueError, AttributeError):
-        return ""
-    return typed.strip()[:200] if type(typed) is str else ""
-
-
-def _outcome(notebook, lab, master, job: Path, child, status, timeout, sandbox, learner, used="", gap=None):
+def _outcome(notebook, lab, master, child, status, timeout, sandbox, learner, used="", gap=None):
     """A GradeResult, or the GradingError that says why the notebook has none."""
     if isinstance(status, GradingError):
         return status
-    out, warnings = job / "out", []
-    marker = out / MEMORY_MARKER
-    if marker.exists():
-        cells = marker.read_text(errors="replace").strip().splitlines() or ["?"]
+    try:
+        judged = limited.call(_judge, (child.channel.fileno(), master, lab, learner), checks.LIMITS,
+                              f"the checks of {lab}")
+    except limited.LimitError as err:
+        return GradingError(f"{Path(notebook).name}: {err}")
+    if judged["memory"]:
         limit = f"the sandbox's limit of {sandbox.memory_mib} MiB per process" if sandbox else "the memory"
         return GradingError(f"{notebook} ran out of memory: a cell went past {limit} (MemoryError in "
-                            f"{cells[0][:80]}); look at that cell, or raise --memory if the answer really needs more")
+                            f"{judged['memory'][0][:80]}); look at that cell, or raise --memory if the answer "
+                            "really needs more")
+    warnings = []
     if status == "timeout":
         warnings.append(f"stopped after {timeout:g} s (a cell may loop forever; raise --timeout if it is "
                         "just slow): questions whose check cell had not run score 0")
@@ -379,32 +419,28 @@ def _outcome(notebook, lab, master, job: Path, child, status, timeout, sandbox, 
         tail = " ".join(child.log_tail(400).split())
         warnings.append(f"the notebook's process ended with status {status} before its last cell: "
                         f"questions whose check cell had not run score 0 (its output ended: {tail!r})")
-    values, problems, unread = read_answers(out)
-    typed = typed_learner(out)
-    who = learner or typed or params.DEFAULT_LEARNER
+    typed, who = judged["typed"], judged["who"]
     shown = used or typed           # the id the learner worked with, as far as the notebook tells
     if shown and shown != who:
         how = "showed it used" if used else "typed"
         warnings.append(f"the notebook {how} learner id {shown!r}; graded as {who!r} (its parameters)")
-    try:
-        scores = checks.run(master, lab, who, values, problems)
-    except checks.CheckError as err:
-        return GradingError(f"{notebook}: {err}")
-    questions = {q: (sc.score, sc.possible) for q, sc in scores.items()}
-    feedback = {q: sc.feedback for q, sc in scores.items()}
+    questions = {q: (sc, p) for q, (sc, p, _) in judged["scores"].items()}
+    feedback = {q: list(f) for q, (_, _, f) in judged["scores"].items()}
     if gap is not None:
         questions[measured.QUESTION], feedback[measured.QUESTION] = (gap[0], measured.POINTS), gap[1]
     return GradeResult(notebook, lab, questions, child.elapsed, learner=who, notebook_learner=shown,
-                       feedback=feedback, warnings=warnings + unread)
+                       feedback=feedback, warnings=warnings + judged["warnings"])
 
 
-def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX, learner_of=None):
+def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX, learner_of=None, loaded=None):
     """Grade [(notebook, master notebook path)], `parallel` at a time; returns a GradeResult or a
     GradingError per job, in order. Each notebook runs in a child forked from this process: in
     its own sandbox (cephlab.course.sandbox), or with sandbox=None in the child itself; then its
     checks run in another forked child (cephlab.course.checks). learner_of(notebook): the learner
-    id to grade it as (their parameters), or None for the id typed in the notebook.
-    Raises GradingError when the sandbox cannot run on this machine."""
+    id to grade it as (their parameters), or None for the id typed in the notebook. loaded:
+    {notebook: its load_submission}, for those already read (grade_many's).
+    Every failure of one notebook (a file that is no notebook, a check that met a limit, ...) is
+    that notebook's GradingError; raises GradingError only when the sandbox cannot run here."""
     jobs = list(jobs)
     masters: dict[str, Any] = {}
 
@@ -433,7 +469,8 @@ def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX,
             state = {}
 
             def start(ctx):
-                nb, master = read(notebook), master_of(master_path)
+                nb = (loaded or {}).get(notebook) or load_submission(notebook)
+                master = master_of(master_path)
                 state["lab"], state["master"] = lab_of(notebook, nb), master
                 # the measurement half, read from the handed-in notebook as data (no code runs)
                 state["gap"] = measured.grade_gap(nb, master)
@@ -442,15 +479,18 @@ def run_gradings(jobs, parallel=2, timeout=300, on_result=None, sandbox=SANDBOX,
                 state["used"] = used_learner(nb)
                 state["learner"] = (learner_of(notebook) if learner_of else None) or \
                     os.environ.get("CEPHLAB_LEARNER", "").strip() or state["used"] or None
-                copy_path = job / "submission" / f"{state['lab']}.ipynb"
+                copy_path = job / "box" / "submission" / f"{state['lab']}.ipynb"
                 copy_path.parent.mkdir(parents=True)
                 copy_path.write_text(json.dumps(grading_copy(nb, checks.questions(master))), encoding="utf-8")
                 return _start_runner(ctx, sandbox, job, state["lab"], shared, state["learner"], warmed)
 
             def finish(child, status):
-                outcome = _outcome(notebook, state.get("lab"), state.get("master"), job, child, status,
-                                   timeout, sandbox, state.get("learner"), state.get("used", ""),
-                                   state.get("gap"))
+                try:
+                    outcome = _outcome(notebook, state.get("lab"), state.get("master"), child, status,
+                                       timeout, sandbox, state.get("learner"), state.get("used", ""),
+                                       state.get("gap"))
+                except Exception as err:    # noqa: BLE001 - this notebook's row, not the class's run
+                    outcome = as_grading_error(err)
                 if on_result:
                     on_result(notebook, outcome)
                 return outcome
@@ -465,9 +505,10 @@ def grade(notebook, master=None, timeout=300, sandbox=SANDBOX, learner_of=None):
     notebook whose checks grade it (default: the solution of the notebook's lab); sandbox: None
     grades without one (learners' code runs as you); learner_of: as run_gradings."""
     notebook = Path(notebook)
-    master = master or solution_path(lab_of(notebook))
+    nb = load_submission(notebook)
+    master = master or solution_path(lab_of(notebook, nb))
     [outcome] = run_gradings([(notebook, master)], parallel=1, timeout=timeout, sandbox=sandbox,
-                             learner_of=learner_of)
+                             learner_of=learner_of, loaded={notebook: nb})
     if isinstance(outcome, GradingError):
         raise outcome
     return outcome
@@ -581,7 +622,7 @@ def learner_from_folder(notebook):
     """The learner id of a submission laid out as <folder>/<learner>/NN-topic.ipynb (what an LMS
     or nbgrader's exchange gives): the id comes from where the submission was collected, not
     from what its author typed into it (which could be another learner's)."""
-    return Path(notebook).resolve().parent.name
+    return Path(notebook).absolute().parent.name     # not resolve(): a link names no one
 
 
 def grade_many(notebooks, jobs=2, timeout=300, on_result=None, sandbox=SANDBOX, learner_of=None):
@@ -591,10 +632,13 @@ def grade_many(notebooks, jobs=2, timeout=300, on_result=None, sandbox=SANDBOX, 
     def attempt(fn, *args):
         try:
             return fn(*args)
-        except (GradingError, OSError, ValueError) as err:
-            return err if isinstance(err, GradingError) else GradingError(str(err))
+        except Exception as err:    # noqa: BLE001 - one notebook's failure is its row
+            return as_grading_error(err)
 
-    masters = {nb: attempt(lambda n: solution_path(lab_of(n)), nb) for nb in notebooks}
+    notebooks = [Path(nb) for nb in notebooks]
+    loaded = {nb: attempt(load_submission, nb) for nb in notebooks}
+    masters = {nb: got if isinstance(got, GradingError) else attempt(lambda n, g: solution_path(lab_of(n, g)), nb, got)
+               for nb, got in loaded.items()}
     outcomes = {}
     for nb, master in masters.items():
         if isinstance(master, GradingError):
@@ -603,6 +647,6 @@ def grade_many(notebooks, jobs=2, timeout=300, on_result=None, sandbox=SANDBOX, 
                 on_result(nb, master)
     gradable = [nb for nb in notebooks if nb not in outcomes]
     graded = run_gradings([(nb, masters[nb]) for nb in gradable], parallel=jobs, timeout=timeout,
-                          on_result=on_result, sandbox=sandbox, learner_of=learner_of)
+                          on_result=on_result, sandbox=sandbox, learner_of=learner_of, loaded=loaded)
     outcomes.update(zip(gradable, graded))
     return [(nb, outcomes[nb]) for nb in notebooks]

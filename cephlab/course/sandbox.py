@@ -10,15 +10,18 @@ A learner's notebook is code the instructor runs. Each grading gets its own name
 - read-only: /usr (with /bin, /lib, ... as its symlinks), the Python environment (sys.prefix and
   its base), the project's public packages cephlab/, models/ and data/, a generated /etc (hosts,
   passwd, nsswitch) and a few system files programs need (ld.so.cache, fonts, localtime);
-- read-write: the job folder (/grading: the grading copy and the answer lines it writes; no test,
-  hidden or public, is ever in it), and a size-capped tmpfs for /tmp and the home folder.
+- read-write: the job folder (/grading: the grading copy; no test, hidden or public, is ever in
+  it), and a size-capped tmpfs for /tmp and the home folder;
+- one inherited file descriptor (3), an answers file the grader opened outside the sandbox: the
+  only way anything comes back (cephlab.course.answer_runner). Standard input is /dev/null, and
+  every other descriptor of the grader's is closed before bwrap starts.
 
 Nothing else exists inside: not solutions/, not the instructor's home or keys, not other
 submissions. The network namespace has only its own loopback, so nothing outside is reachable,
 not even a port on the host's 127.0.0.1. The process runs as uid 65534 with no capabilities, and
 cannot make further user namespaces. Memory: RLIMIT_AS (what `prlimit --as` sets) on every process
-of the sandbox; a MemoryError in a cell is recorded by the answer runner in
-/grading/out/MEMORY_ERROR, and grading reports it instead of a score. RLIMIT_FSIZE caps what a
+of the sandbox; a MemoryError in a cell is recorded by the answer runner on descriptor 3, and
+grading reports it instead of a score. RLIMIT_FSIZE caps what a
 cell can write (an output flood ends the run; the answers written before it still count). Time: the caller's timeout
 kills bwrap, and with it (--die-with-parent, pid namespace) everything inside.
 
@@ -43,7 +46,6 @@ from cephlab.course.notebooks import ROOT
 JOB = "/grading"                   # the job folder, as the sandbox sees it
 HOME = "/home/grader"
 UID = 65534                        # "nobody": owns nothing that is bound in
-MEMORY_MARKER = "MEMORY_ERROR"     # written into JOB/out by cephlab.course.answer_runner
 PUBLIC_PACKAGES = ("cephlab", "models", "data")    # what the autograder's tests import or read
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
                 "/etc/localtime", "/etc/fonts", "/etc/mime.types", "/etc/ssl/certs")

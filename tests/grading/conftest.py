@@ -4,11 +4,15 @@ literals at most a tenth)."""
 SCORES: dict[str, dict] = {}      # lab -> {"solution": "6/6", "student": "0/6", "one": "q2 1/6", "copied": ...}
 SECONDS: dict[str, float] = {}    # kind -> otter run seconds summed over the labs
 ATTACKS: dict[tuple[str, str], tuple[str, float]] = {}   # (lab, attack) -> ("0/9" or "error", seconds)
+HOSTILE: dict[str, float] = {}    # the hostile class run: "submissions", "seconds"
 
 
 def pytest_terminal_summary(terminalreporter):
     _scores(terminalreporter)
     _attacks(terminalreporter)
+    if HOSTILE:
+        terminalreporter.write_line(f"grading: the hostile class run graded {HOSTILE['submissions']:.0f} "
+                                    f"submissions in {HOSTILE['seconds']:.0f} s (sandboxed, two at a time)")
 
 
 def _scores(terminalreporter):
