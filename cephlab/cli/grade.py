@@ -18,7 +18,7 @@ import sys
 import threading
 from pathlib import Path
 
-from cephlab.course import gradebook, grading, params
+from cephlab.course import gradebook, grading, integrity, params
 
 
 def register(sub):
@@ -31,8 +31,9 @@ def register(sub):
                         "lab's questions in one table; --out writes one gradebook per lab)")
     p.add_argument("--out", type=Path, metavar="DIR",
                    help="write the class's files into DIR: gradebook-<lab>.csv (one row per submission), "
-                        "gradebook.csv (one row per learner: each lab, each hand-graded item, total) and "
-                        "feedback/<learner>/<lab>.md (points and hints, for the learner)")
+                        "gradebook.csv (one row per learner: each lab, each hand-graded item, total), "
+                        "similarity.csv (pairs of notebooks whose answers look copied, also flagged in the "
+                        "gradebooks' warnings) and feedback/<learner>/<lab>.md (points and hints, for the learner)")
     p.add_argument("--hand-scores", type=Path, metavar="CSV",
                    help="hand-graded scores (columns learner,item,score,possible) to add to DIR/gradebook.csv; "
                         "checked before grading starts")
@@ -186,7 +187,8 @@ def write_class_files(args, outcomes):
         print(f"wrote {path}: fill in the scores, then grade again with --hand-scores {path}")
     if not args.out:
         return
-    written = gradebook.write_all(outcomes, args.out, args.hand, args.lms)
+    integrity.attach(outcomes, integrity.review(outcomes, args.out))
+    written = [args.out / integrity.REPORT] + gradebook.write_all(outcomes, args.out, args.hand, args.lms)
     feedback = [p for p in written if "feedback" in p.relative_to(args.out).parts]
     for path in written:
         if path not in feedback:

@@ -243,8 +243,8 @@ CASE_TIMEOUT_S = 20                 # one check's wall time; the child's CPU lim
 HINT_CAP = 300                      # characters of one hint (an assert message may quote the answer)
 
 
-class CaseTimeout(Exception):
-    """Raised in a check that ran longer than CASE_TIMEOUT_S (by SIGALRM)."""
+class CaseTimeout(CheckError):
+    """Raised in a check that ran longer than CASE_TIMEOUT_S (by SIGALRM): that check fails."""
 
 
 def _alarm(signum, frame):

@@ -219,6 +219,7 @@ def lab_row(s: Submission, questions: list[str], copies: int) -> list[str]:
     # grading may word the same typed-id fact among its own warnings: say it once, in this form
     warnings += [mine] if mine else []
     warnings += [w for w in r.warnings if not (mine and "learner id" in w)]
+    warnings += [f"integrity: {f}" for f in getattr(r, "flags", [])]
     cells = [fmt(r.questions[q][0]) if q in r.questions else "" for q in questions]
     return [text_cell(s.learner), text_cell(str(s.notebook)), *cells, fmt(r.score), fmt(r.possible),
             f"{r.seconds:.1f}", "graded", text_cell("; ".join(warnings))]
@@ -256,6 +257,7 @@ def lab_warnings(lab: str, group: list[Submission]) -> list[str]:
     found = [f"{lab}: {id_warning(s.result)}" for s in group if s.result is not None and id_warning(s.result)]
     if kept.result is None:
         found.append(f"{lab}: not graded: {kept.error}")
+    found += [f"{lab}: integrity: {f}" for s in group if s.result is not None for f in getattr(s.result, "flags", [])]
     if len(group) > 1:
         which = ", ".join(str(s.notebook) for s in group)
         best = (f"kept the highest, {fmt(kept.result.score)}/{fmt(kept.result.possible)}" if kept.result

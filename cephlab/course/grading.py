@@ -88,6 +88,7 @@ class GradeResult:
     notebook_learner: str = ""         # the id the notebook typed, "" if none
     feedback: dict[str, list[str]] = field(default_factory=dict)    # {"q1": [hints of failed checks]}
     warnings: list[str] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)     # the integrity report's (cephlab.course.integrity)
 
     @property
     def score(self):

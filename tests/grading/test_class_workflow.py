@@ -16,7 +16,23 @@ from cephlab.course.notebooks import LABS, ROOT
 LAB = "01-redundancy"
 # learner: questions answered from the solution (with that learner's parameters at grading time)
 CLASS = {"ann": ["q1", "q2", "q3", "q4", "q5", "q6"], "ben": ["q1", "q2"], "cat": [],
-         "dan": ["q3", "q6"], "eve": ["q1", "q2", "q3", "q4", "q5"]}
+         "dan": ["q3", "q6"], "eve": ["q1", "q2", "q3", "q4", "q5"],
+         "fred": ["q1", "q2", "q3", "q4", "q5", "q6"], "gus": ["q1", "q2", "q3", "q4", "q5", "q6"]}
+# Copies of ann's notebook: fred typed his own id and ran it again (its output says fred), gus
+# edited the id line and handed it in as it was (its output still says ann).
+COPIES = {"fred": ("fred", "fred"), "gus": ("gus", "ann")}
+ID_OUTPUT = "learner {}: the exercises use this learner's numbers\n"
+
+
+def with_id(nb, typed, shown):
+    """nb with its learner-id cell typing `typed` and a saved output showing `shown`."""
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code" and "learner_id(" in "".join(cell["source"]):
+            cell["source"] = "".join(cell["source"]).replace('learner_id("")', f'learner_id("{typed}")')
+            cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": ID_OUTPUT.format(shown)}]
+            cell["execution_count"] = 1
+            return nb
+    raise AssertionError("no learner-id cell")
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +42,7 @@ def graded(tmp_path_factory):
     student = grading.read(LABS / LAB / f"{LAB}.ipynb")
     points = grading.graded_points(master)
     for learner, questions in CLASS.items():
-        nb = grading.fill_answers(student, master, questions)
+        nb = with_id(grading.fill_answers(student, master, questions), *COPIES.get(learner, (learner, learner)))
         path = work / "submissions" / learner / f"{LAB}.ipynb"
         path.parent.mkdir(parents=True)
         grading.copy_notebook(nb, path)
@@ -77,3 +93,24 @@ def test_canvas_file_and_feedback_for_every_learner(graded):
         assert LAB in text
     cat = (out / "feedback" / "cat" / f"{LAB}.md").read_text(encoding="utf-8")
     assert "not answered yet" in cat
+
+
+@pytest.mark.timeout(900)
+def test_copies_are_flagged_for_the_instructor_not_the_learner(graded):
+    """fred's and gus's copies of ann's notebook score what ann's does (their parameters, the same
+    code), but both are flagged as similar to ann's, and gus's edited id line is flagged too;
+    the flags reach the gradebooks and similarity.csv, not the learners' feedback."""
+    out, expected, _ = graded
+    with open(out / "similarity.csv", newline="", encoding="utf-8") as f:
+        pairs = {(r["learner_a"], r["learner_b"]): float(r["similarity"]) for r in csv.DictReader(f)}
+    assert pairs[("ann", "fred")] >= 0.8 and pairs[("ann", "gus")] >= 0.8, pairs
+    assert ("ben", "dan") not in pairs and not any("cat" in pair for pair in pairs), pairs
+    lab = {r["learner"]: r for r in rows(out / f"gradebook-{LAB}.csv")}
+    assert "similar to ann's" in lab["fred"]["warnings"], lab["fred"]
+    assert "types 'gus' but its saved output shows 'ann'" in lab["gus"]["warnings"], lab["gus"]
+    assert "names another learner of the class (ann)" in lab["gus"]["warnings"]
+    assert "integrity" not in lab["cat"]["warnings"]
+    course = {r["learner"]: r for r in rows(out / "gradebook.csv")}
+    assert "integrity: answers" in course["fred"]["warnings"]
+    for learner in CLASS:
+        assert "integrity" not in (out / "feedback" / learner / f"{LAB}.md").read_text(encoding="utf-8")
