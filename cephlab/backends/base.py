@@ -25,7 +25,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from cephlab.backends.settings import load_settings
-from cephlab.core import releases
+from cephlab.core import folders, releases
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterError, ClusterNotRunning
 from cephlab.core.lock import cluster_lock
@@ -182,7 +182,7 @@ class OrchestratorBackend(Backend):
 
     def export_dir(self, dir: str | Path | None = None) -> Path:
         """The folder the cluster's ceph.conf, keyring and cluster.json are exported to."""
-        return Path(dir).expanduser() if dir else self.lifecycle.export_dir()
+        return folders.expand(dir) if dir else self.lifecycle.export_dir()
 
     def bring_up(self, quiet: bool) -> Path:
         """Hosts, cephadm, OSDs and HEALTH_OK; the export folder."""
@@ -233,6 +233,7 @@ class OrchestratorBackend(Backend):
 
     def connect(self, name: str, dir: str | Path | None) -> tuple[Path, State]:
         d = self.export_dir(dir)
+        folders.look(d)                 # FolderUnusable: a file, a path too long, ...
         if not (d / "ceph.conf").is_file() or not (d / "keyring").is_file():
             raise ClusterNotRunning(f"no {self.title} cluster exported in {d}: "
                                     f"{self.not_running_hint}")

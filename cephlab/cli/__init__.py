@@ -6,6 +6,7 @@ import importlib
 import sys
 
 from cephlab.core import report
+from cephlab.core.errors import FolderUnusable
 
 # Modules that add sub-commands: each has register(subparsers) and sets func on its parsers.
 COMMAND_MODULES = ("cephlab.cli.cluster", "cephlab.cli.crush", "cephlab.cli.grade",
@@ -36,4 +37,7 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except FolderUnusable as e:     # a --dir no command could use: one line, as a usage error
+        print(f"cephlab: error: {e}", file=sys.stderr)
+        return 2
 

@@ -9,7 +9,7 @@ import sys
 from cephlab import backends
 from cephlab.cluster.api import Cluster
 from cephlab.core import ceph_version, diskspace, releases
-from cephlab.core.errors import ClusterError
+from cephlab.core.errors import ClusterError, FolderUnusable
 from cephlab.core.names import DEFAULT_NAME, check_name, default_cluster_name
 from cephlab.helpers import cleanup, smoke
 
@@ -76,8 +76,10 @@ def register(sub):
 
 
 def _fail(e):
+    """One line on stderr; status 2 for a --dir that cannot hold a cluster (a usage error, as
+    argparse's), else 1."""
     print(f"cephlab: error: {e}", file=sys.stderr)
-    return 1
+    return 2 if isinstance(e, FolderUnusable) else 1
 
 
 def cmd_up(args):
@@ -142,6 +144,8 @@ def cmd_smoke(args):
                                        failure_domain=args.failure_domain)
         finally:
             c.close()
+    except FolderUnusable as e:
+        return _fail(e)
     except ClusterError as e:
         print(f"smoke test FAILED: {e}", file=sys.stderr)
         return 1
@@ -156,7 +160,8 @@ def cmd_status(args):
         c = _connect(args)
     except ClusterError as e:       # not running, or (vagrant) the VMs do not answer
         code = _fail(e)
-        _host_disk_note(args)
+        if not isinstance(e, FolderUnusable):
+            _host_disk_note(args)
         return code
     try:
         _print_status(c)
@@ -225,5 +230,5 @@ def _host_disk_note(args):
     if not b.local_daemons or not folder.exists():
         return
     disk = diskspace.host_disk(folder)
-    if disk.level != "ok":
+    if disk.total and disk.level != "ok":      # total 0: /proc or /sys, no disk a cluster fills
         print(f"cephlab: host disk: {disk.summary()} -- {disk.warning()}", file=sys.stderr)

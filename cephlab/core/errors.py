@@ -31,6 +31,17 @@ class SetupError(ClusterError):
     """The machine cannot run a lab cluster as asked (Ceph missing, port busy, no space...)."""
 
 
+class FolderUnusable(SetupError):
+    """A cluster folder (`--dir`, $CEPHLAB_DIR) that cannot hold a cluster: it cannot be created or
+    written, it or a folder above it is a file, or its path is too long (cephlab.core.folders,
+    checked before the cluster's lock is taken). .path: the folder. A usage error: the CLI says
+    it in one line and exits with status 2, as argparse does for a bad argument."""
+
+    def __init__(self, message: str, path: str = ""):
+        super().__init__(message)
+        self.path = path
+
+
 class ClusterFull(ClusterError):
     """A write was refused or stopped because space ran out: Ceph's full flags (an OSD past its
     full ratio, a pool at its quota) or the host disk under the daemons. .flags: the health

@@ -27,7 +27,8 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from cephlab.core.errors import ClusterError
+from cephlab.core.errors import ClusterError, FolderUnusable
+from cephlab.core.folders import check_folder, shown
 
 log = logging.getLogger(__name__)
 WAIT_S = 600.0           # how long a command waits for another one on the same cluster
@@ -99,8 +100,12 @@ class Lock:
 
     def _try(self) -> bool:
         """One attempt; True when this process now holds the file at the path."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as e:        # cluster_lock checked the folder first; this is the backstop
+            raise FolderUnusable(f"lock file {shown(self.path)}: cannot create it ({e.strerror}); "
+                                 "choose a folder you can write", str(self.path.parent)) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -199,10 +204,15 @@ def file_lock(path: str | Path, what: str, *, wait: float = WAIT_S, doing: str =
 
 
 def cluster_lock(folder: str | Path, what: str, *, name: str = "", doing: str = "",
-                 wait: float = WAIT_S, say: Callable[[str], None] | None = None
-                 ) -> AbstractContextManager[Lock]:
+                 wait: float = WAIT_S, say: Callable[[str], None] | None = None,
+                 create: bool = False) -> AbstractContextManager[Lock]:
     """The lock of the cluster in `folder` (see the module's docstring), for one lifecycle
-    operation `what` ("cephlab up"); its file goes once the folder does."""
+    operation `what` ("cephlab up"); its file goes once the folder does.
+
+    The folder is checked first (core.folders.check_folder; made when missing with create=True,
+    as `up` does): one that cannot be made or written raises FolderUnusable before any lock file
+    exists."""
     folder = Path(folder)
+    check_folder(folder, create=create)
     return file_lock(lock_file(folder), what, wait=wait, doing=doing, say=say,
                      name=name or folder.name, discard=lambda: not folder.exists())

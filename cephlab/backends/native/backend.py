@@ -7,6 +7,7 @@ from pathlib import Path
 
 from cephlab.backends.base import Backend, ClusterView, State
 from cephlab.backends.native import daemons, lifecycle, paths
+from cephlab.core import folders
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterNotRunning
 from cephlab.core.lock import cluster_lock
@@ -29,6 +30,7 @@ class NativeBackend(Backend):
 
     def connect(self, name: str, dir: str | Path | None) -> tuple[Path, State]:
         d = paths.cluster_dir(name, dir)
+        folders.look(d)                 # FolderUnusable: a file, a path too long, ...
         state = lifecycle.load_state(d)
         if state is None:
             raise ClusterNotRunning(f"no lab cluster named {name!r} (looked in {d}); {START_HINT}")

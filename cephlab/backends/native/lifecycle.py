@@ -16,7 +16,7 @@ from pathlib import Path
 
 from cephlab.backends.native import conf as cconf
 from cephlab.backends.native import daemons, paths
-from cephlab.core import diskspace, mgr_files, mounts, proc, releases, run, teardown
+from cephlab.core import diskspace, folders, mgr_files, mounts, proc, releases, run, teardown
 from cephlab.core.commands import CephClient
 from cephlab.core.errors import ClusterError, SetupError
 from cephlab.core.lock import cluster_lock
@@ -422,7 +422,7 @@ def unfinished_leftover(d, command):
     process uses it (a start an older version never finished, safe to remove); else SetupError
     saying why `command` ("up"/"down") leaves it alone and how to remove it safely."""
     d = Path(d)
-    other = sorted(p.name for p in d.iterdir() if p.name not in OUR_NAMES)
+    other = sorted(p.name for p in d.iterdir() if p.name not in OUR_NAMES and not folders.is_probe(p.name))
     if other:
         shown = ", ".join(other[:4]) + (", ..." if len(other) > 4 else "")
         if command == "up":
@@ -493,8 +493,18 @@ def up(name=DEFAULT_NAME, osds=3, objectstore="bluestore", mds=False, dir=None, 
     prog = progress if isinstance(progress, Progress) else Progress(7, enabled=bool(progress))
     # Say early (even when quiet) which labs a Ceph other than Pacific changes, not mid-lab.
     releases.note_once(paths.find_binary("ceph-mon"), log.warning)
-    with cluster_lock(d, "cephlab up", name=name, doing="starting it") as held:
-        return _up(d, name, osds, objectstore, mds, prog, held.previous)
+    existed = folders.look(d)
+    # the folder is made and proven writable before the lock beside it is taken (FolderUnusable)
+    with cluster_lock(d, "cephlab up", name=name, doing="starting it", create=True) as held:
+        try:
+            return _up(d, name, osds, objectstore, mds, prog, held.previous)
+        except BaseException:
+            if not existed:         # a start refused before it wrote anything leaves no folder
+                try:
+                    d.rmdir()       # only when empty; a cluster.json (status failed) stays
+                except OSError:
+                    pass
+            raise
 
 
 def _up(d, name, osds, objectstore, mds, prog, cut_off):
@@ -550,7 +560,7 @@ def down(name=DEFAULT_NAME, dir=None, keep=False):
     step or daemon that fails is reported in one line on stderr (teardown) and the rest goes on.
     """
     d = paths.cluster_dir(name, dir)
-    if not d.parent.is_dir():
+    if not folders.look(d) and not d.parent.is_dir():     # look: FolderUnusable for a file, ...
         return []                   # no folder, and nowhere a start could be making one
     with cluster_lock(d, "cephlab down", name=name, doing="taking it down"):
         return _down(d, name, keep)

@@ -11,6 +11,7 @@ import zlib
 from pathlib import Path
 
 from cephlab.core.errors import SetupError
+from cephlab.core.folders import expand
 from cephlab.core.names import check_name
 
 MARKER = "cluster.json"          # written first in a new folder; proves the folder is ours
@@ -28,7 +29,7 @@ INSTALL_HINT = "sudo apt-get install ceph-mon ceph-mgr ceph-osd ceph-mds ceph-ba
 def state_home():
     """The parent folder of all lab clusters: $CEPHLAB_DIR, else the XDG state directory."""
     if os.environ.get("CEPHLAB_DIR"):
-        return Path(os.environ["CEPHLAB_DIR"]).expanduser()
+        return expand(os.environ["CEPHLAB_DIR"])
     xdg = os.environ.get("XDG_STATE_HOME")
     base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "state"
     return base / "cephlab"
@@ -37,7 +38,7 @@ def state_home():
 def cluster_dir(name, dir=None):
     """The folder of cluster `name`: `dir` when given, else <state home>/<name>."""
     check_name(name)
-    return Path(dir).expanduser().resolve() if dir else (state_home() / name).resolve()
+    return expand(dir).resolve() if dir else (state_home() / name).resolve()
 
 
 def find_binary(prog):
