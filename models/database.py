@@ -1,9 +1,10 @@
 """A SQL database on Ceph: commit latency, and the transactions per second it allows.
 
 Seed 002_696ca3a238e3edbe.txt (J. Neudecker, HAW Hamburg thesis, 2021) ran mysqlslap with 4 to 20
-concurrent users against MySQL on Ceph, a local HDD and a local SSD, and timed a fixed batch of
-queries: Ceph was one to two orders of magnitude slower, and its time per batch fell as users were
-added. This module explains both with two ideas:
+concurrent users against MySQL on Ceph, an HDD and an SSD, and timed a fixed batch of queries. None
+was local: MySQL ran in a VM on "a physically separate machine, which had the storage mounted by
+either NFS or the ceph kernel-module". Ceph was one to two orders of magnitude slower, and its time
+per batch fell as users were added. This module explains both with two ideas:
 
 - A commit is durable only when the write-ahead log (WAL) record is on stable storage. Locally
   that is one fdatasync; on Ceph it is one replicated write: the client sends it to the primary

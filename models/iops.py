@@ -5,7 +5,8 @@ write lands on `replicas` disks, so a cluster of D disks of R IOPS each can take
 client writes per second -- divided again if each replica writes twice (a FileStore journal on the
 same disk, BlueStore's deferred writes through the RocksDB WAL). Then Little's law ties IOPS,
 queue depth and latency together, reads and writes mix harmonically (seed 001 "IOPS by read
-percentage"), and on all-flash the CPU becomes the ceiling (seed 004: ~10^4 IOPS per core).
+percentage"), and on all-flash the CPU becomes the ceiling (seed 004: "10^4 IOPS per CPU", read
+here as per core).
 """
 from __future__ import annotations
 
@@ -112,10 +113,12 @@ def hdd_iops(rpm, seek_ms):
 def cpu_ceiling_iops(cores, iops_per_core=1e4):
     """Client IOPS the OSD hosts' CPUs can process: cores x iops_per_core.
 
-    Seed 004_3d50276d8cea0e54.txt (Qihoo 360, Cephalocon APAC 2018): an all-SSD Hammer cluster
-    managed about 10^4 IOPS per CPU core (Xeon E5-2630 v3), fewer when more SSDs share a CPU.
+    Seed 004_3d50276d8cea0e54.txt (Qihoo 360, Cephalocon APAC 2018), on its all-SSD Hammer
+    cluster: "10^4 IOPS per CPU (CPU: Xeon E5-2630 v3)" and "The more SSDs per cpu, the less IOPS
+    per cpu". The default reads that figure per core (iops_per_core=1e4). An E5-2630 v3 has 8
+    cores, so read per socket it would be 1e4 / 8 = 1,250 IOPS per core, a ceiling 8x lower.
     Valid: cores >= 0, iops_per_core > 0. Vectorised. Provenance: measured (seed 004),
-    historical (Hammer).
+    historical (Hammer); per core is the course's reading.
     """
     cores = _check.non_negative("cores", cores)
     per_core = _check.positive("iops_per_core", iops_per_core)

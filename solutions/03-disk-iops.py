@@ -19,8 +19,8 @@
 # - explain why seed 000's SSD-journal cluster reached 2,273 IOPS and not the planned 15,000;
 # - use Little's law to move between IOPS, queue depth (threads) and latency;
 # - check a planning figure against disk mechanics (seek + half a rotation);
-# - tell a disk-bound cluster from a CPU-bound one (seed 004's ~10^4 IOPS per core) and read
-#   IOPS against the read percentage of a mixed workload (seed 001);
+# - tell a disk-bound cluster from a CPU-bound one (seed 004's "10^4 IOPS per CPU", read here per
+#   core) and read IOPS against the read percentage of a mixed workload (seed 001);
 # - measure the disk under your cluster with fio, the cluster with `rados bench` and a read/write
 #   mix with fio's rbd engine, and explain the gap to the model.
 #
@@ -85,13 +85,15 @@ pd.set_option("display.precision", 3)
 # were in flight.
 #
 # **The CPU is a bound too.** Seed 004 (Xu Xuehan, *Ceph Goes Online at Qihoo 360*, Cephalocon
-# APAC 2018) found an all-SSD Hammer cluster "really CPU consuming": about 10^4 IOPS per CPU core.
-# Fast disks move the bottleneck from the disks to the cores.
+# APAC 2018) found its all-SSD Hammer cluster "really cpu consuming", with "10^4 IOPS per CPU (CPU:
+# Xeon E5-2630 v3)". This lab reads it per core; an E5-2630 v3 has 8 cores (Intel ARK), so read per
+# socket, it gives each core 8 times fewer IOPS and a CPU bound 8 times lower. Fast disks move the
+# bottleneck from the disks to the cores.
 #
 # **Reads and writes mix.** Seed 001 (Ocado Technology, *Improving the performance of the Ceph
-# storage platform*) plots IOPS against the read percentage (fio, 8 KiB, QD 16). If a read costs
-# 1/R of the device's time and a write 1/W, a mix with read fraction *f* runs at
-# *1 / (f/R + (1−f)/W)*: slow to rise, then steep near 100 % reads.
+# storage platform*) plots IOPS against the read percentage (fio, 8 KiB, queue depth 16 in each of
+# 24 parallel jobs). If a read costs 1/R of the device's time and a write 1/W, a mix with read
+# fraction *f* runs at *1 / (f/R + (1−f)/W)*: slow to rise, then steep near 100 % reads.
 #
 # Seed 002 (J. Neudecker, HAW Hamburg thesis, 2021) benchmarked its containerised cluster with
 # `rados bench` for 10 s with 16 threads, 30 s with 32 and 60 s with 64; this lab runs the same
@@ -341,8 +343,8 @@ assert abs(q3_cluster_4k - iops.cluster_write_iops(_p["q3_disk_iops"], _p["q3_di
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q4.** An all-flash cluster has {q4_ssds} NVMe SSDs (175,000 IOPS each, data/disk_classes.csv),
 one WAL write per write (flash never defers), a pool of size 3 and {q4_servers} servers with
-{q4_cores} cores each. With seed 004's 10^4 IOPS per core, what client write IOPS should it give
-(`q4_iops`), and is it limited by `"disks"` or `"cpu"` (`q4_limit`)?""", P)
+{q4_cores} cores each. With seed 004's "10^4 IOPS per CPU", read per core as in this lab, what client
+write IOPS should it give (`q4_iops`), and is it limited by `"disks"` or `"cpu"` (`q4_limit`)?""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -548,7 +550,7 @@ pd.DataFrame({"fio 4 KiB randwrite, direct, QD 16": {"IOPS": device.iops, "ms pe
 
 # %% tags=["nbval-ignore-output"]
 disk_bound = iops.cluster_write_iops(device.iops, 1, 3, WAL_WRITES)
-# seed 004's figure, from its table (data/seed004_qos.csv): IOPS per CPU on its all-SSD cluster
+# seed 004's figure, from its table (data/seed004_qos.csv): IOPS per CPU on its all-SSD cluster, read per core
 SEED004_IOPS_PER_CPU = next(r["value"] for r in data.load("seed004_qos") if r["limit"] == "iops_per_cpu")
 cpu_bound_seed004 = iops.cpu_ceiling_iops(CORES, SEED004_IOPS_PER_CPU)
 model_seed_rules = iops.cluster_write_iops(device.iops, 1, 3, WAL_WRITES, cores=CORES)
@@ -559,7 +561,7 @@ print(f"model prediction: {model_seed_rules:,.0f} client write IOPS")
 # %% [markdown]
 # Then `rados bench` with 4 KiB writes into a size-3 pool at seed 002's three thread counts. We
 # also count the CPU seconds the OSD processes and the `rados bench` client use during each run
-# (from `/proc`): CPU time per write is what seed 004's "IOPS per core" is made of.
+# (from `/proc`): CPU time per write is what seed 004's "IOPS per CPU" (read per core) is made of.
 
 # %% tags=["nbval-ignore-output"]
 pool = lab.replicated_pool("bench", size=3, pg_num=32)
@@ -589,7 +591,7 @@ cost_ms = {t: 1e3 * (cpu["osd_s"] + cpu["client_s"]) / r.ops for t, (r, cpu) in 
 ceiling = {t: iops.cluster_write_iops(device.iops, 1, 3, WAL_WRITES, cores=CORES, iops_per_core=1e3 / cost_ms[t])
            for t in THREADS}
 print(f"at 16 threads: {cost_ms[16]:.2f} CPU ms per client write -> {1e3 / cost_ms[16]:,.0f} IOPS per core "
-      f"(seed 004: 10,000)")
+      f"(seed 004: 10,000 per CPU, read per core)")
 pd.DataFrame({"CPU ms per write": cost_ms, "IOPS per core": {t: 1e3 / v for t, v in cost_ms.items()},
               f"ceiling, {CORES} cores": ceiling,
               "measured IOPS": {t: r.iops for t, (r, _) in runs.items()}}).rename_axis("threads")
@@ -691,8 +693,11 @@ run.check("my_iops_ratio", my_iops_ratio, "iops_ratio",
 # IOPS, and predicts everything in between: each operation takes its share of one shared
 # resource (here the two cores), so a mix runs at *1 / (f/R + (1−f)/W)*. fio's rbd engine
 # measures the two ends and three mixes on a 256 MiB RBD image in the size-3 pool, written in
-# full first: 8 KiB random I/O with 16 in flight, as in seed 001, 3 s per point, and the whole
-# sweep three times (every other time in reverse order, so slow drift falls on every point alike).
+# full first: 8 KiB random I/O with 16 in flight, 3 s per point, and the whole sweep three times
+# (every other time in reverse order, so slow drift falls on every point alike). Seed 001 ran
+# "relatively high queue-depth (16), small block size (8kB), and some parallelism (24)": 24 fio
+# jobs with 16 I/Os in flight each. This lab runs one job of 16, because its machine has only two
+# cores: 24 jobs would only wait in line for them.
 #
 # One client setting changes for this measurement (the clean-up restores it): librbd's cache is
 # switched off (`rbd_cache false` for the clients). Pacific's defaults, unchanged in Reef and
@@ -780,8 +785,8 @@ conclusions.render("""
 #   above has your run's rule, its `rados bench` figure and their ratio). The disk under the OSDs
 #   is a virtual disk on flash: many thousands of direct 4 KiB writes per second at queue depth 16.
 #   Every OSD of this lab shares that one disk, so the rule gives *device IOPS × 1 disk / (3
-#   replicas × 2 WAL writes)* client writes per second, and seed 004's 10^4 IOPS per core says two
-#   cores would allow 20,000. `rados bench` reaches far less than either.
+#   replicas × 2 WAL writes)* client writes per second, and seed 004's "10^4 IOPS per CPU", read per
+#   core, says two cores would allow 20,000. `rados bench` reaches far less than either.
 # - **The CPU is the bottleneck here, not the disk.** Each client write costs this cluster the
 #   CPU time in the cost column above (three OSD ops, the RocksDB WAL, the messenger, the
 #   client), so one core does at least five times fewer writes per second than seed 004's 10^4

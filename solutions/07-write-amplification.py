@@ -693,7 +693,7 @@ conclusions.render("""
 #   byte, as the model and seed 003 say. On Pacific, FileStore journaled 3 and handed the file system 3
 #   more (× 2 for its journal: the seed's 6), but fewer of those bytes left the OSD process:
 #   rewrites of still-dirty pages of our small image were absorbed by the page cache — the
-#   same effect that made seed 003's case-4 cluster fast until the cache was full (lab 04).
+#   same effect that made seed 000's case-4 cluster fast until the cache was full (lab 04).
 # - **Small writes are where the bytes go.** A 4 KiB overwrite on BlueStore is deferred: its data
 #   goes into RocksDB's WAL and later to its place, so the data alone costs 6 bytes per client
 #   byte before any metadata. The counters show the data reaching its place at 3.0 per client

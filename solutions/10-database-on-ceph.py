@@ -58,8 +58,11 @@ pd.set_option("display.precision", 3)
 # ## Background
 #
 # Seed 002 (J. Neudecker, *Running a CEPH-Cluster from a containerized infrastructure*, HAW
-# Hamburg bachelor thesis, 2021) put a MySQL server's storage on Ceph, on a local HDD and on a
-# local SSD, and ran `mysqlslap` with 4 to 20 concurrent users, timing a fixed batch of queries.
+# Hamburg bachelor thesis, 2021) put a MySQL server's storage on Ceph, on an HDD and on an SSD,
+# and ran `mysqlslap` with 4 to 20 concurrent users, timing a fixed batch of queries. None of the
+# three was local to the server. The HDD and the SSD "were discrete disks". The server ran in a
+# VM on "a physically separate machine, which had the storage mounted by either NFS or the ceph
+# kernel-module": the disks over NFS, Ceph through its kernel module.
 # Ceph took about ten times longer than the HDD and a hundred times longer than the SSD, and —
 # unlike the disks — its time per batch kept falling as users were added. The thesis blames its
 # network set-up, slow USB disks and a busy host. This lab asks the question underneath: what
@@ -333,9 +336,9 @@ assert isinstance(q3_possible, (bool, np.bool_)) and bool(q3_possible) is (_tps 
 # all_or_nothing: true
 
 # %% tags=["nbval-ignore-output"]
-params.show("""**Q4.** Seed 002 measured Ceph about 100× slower than a local SSD. Say the SSD commits in {q4_ssd_ms} ms
-and a transaction has {q4_other_ms} ms of other work. What commit latency on Ceph (ms) would make one
-client's transaction {q4_ratio}× slower than on the SSD (`q4_commit_ms`)? Is that closer to a
+params.show("""**Q4.** Seed 002 measured Ceph about 100× slower than an SSD (mounted over NFS). Say a local SSD
+commits in {q4_ssd_ms} ms and a transaction has {q4_other_ms} ms of other work. What commit latency on Ceph
+(ms) would make one client's transaction {q4_ratio}× slower than on the SSD (`q4_commit_ms`)? Is that closer to a
 replicated write on a LAN (about 1-2 ms) or to ten HDD flushes in a row (`q4_looks_like`:
 `"LAN write"` or `"many slow flushes"`)?""", P)
 
@@ -615,8 +618,8 @@ conclusions.render("""
   slowest replica, all on two shared cores. The write-path table above adds those parts up.
 - **Seed 002's 10-100x gap was not Ceph's write path alone.** A healthy replicated write costs one
   or two network round trips, the OSDs' CPU work and a device flush: {ceph_ms:.2f} ms here, with
-  three OSDs sharing one disk and two cores. Seed 002's Ceph took about ten times its local HDD,
-  whose own flush takes milliseconds: commits that slow point to what the thesis itself
+  three OSDs sharing one disk and two cores. Seed 002's Ceph took about ten times its HDD (mounted
+  over NFS), whose own flush takes milliseconds: commits that slow point to what the thesis itself
   suspected, packets routed out through the switch and back, USB disks behind iSCSI, and a
   saturated host.
 """, ceph_ms=fsync_ceph, local_ms=fsync_local, ratio=fsync_ceph / fsync_local)

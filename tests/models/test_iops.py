@@ -89,7 +89,7 @@ def test_seed000_sas_figure_is_above_disk_mechanics():
 
 
 def test_cpu_ceiling_seed004():
-    # Seed 004: ~10^4 IOPS per core, all-SSD Hammer.
+    # Seed 004: "10^4 IOPS per CPU (CPU: Xeon E5-2630 v3)", all-SSD Hammer; the model reads it per core.
     assert iops.cpu_ceiling_iops(16) == pytest.approx(160000)
     assert iops.cpu_ceiling_iops(16, 5000) == pytest.approx(80000)
 
