@@ -251,6 +251,20 @@ def _alarm(signum, frame):
     raise CaseTimeout
 
 
+def wording(kind: str, message: str, undefined: str | None = None) -> str:
+    """A failed check's hint from its error: the one wording of the grader's feedback and the
+    learner's self-checks (cephlab.course.selfcheck). kind: the exception's class name;
+    undefined: the name a NameError reports."""
+    if kind == "AssertionError":
+        return message[:HINT_CAP] or "a check failed"
+    if kind == "NameError" and undefined:
+        return f"`{undefined[:100]}`: no usable answer"
+    if "ellipsis" in message:           # `... < 3`: the placeholder was never replaced
+        return "an answer is still `...`: put your value in its place and run its cell"
+    return f"the check could not use your answer ({kind}: {message[:200]})" if message else \
+        f"the check could not use your answer ({kind[:200]})"
+
+
 def _run_case(case: Case, namespace: dict) -> str | None:
     """None when the check passes, else the hint to show. A check that runs past CASE_TIMEOUT_S
     or runs out of memory on an answer fails like any other (the answer is what it tried)."""
@@ -258,16 +272,14 @@ def _run_case(case: Case, namespace: dict) -> str | None:
     signal.setitimer(signal.ITIMER_REAL, CASE_TIMEOUT_S)
     try:
         exec(compile(case.code, "<check>", "exec"), namespace)      # noqa: S102 - the instructor's
-    except AssertionError as e:
-        return str(e)[:HINT_CAP] or "a check failed"
     except NameError as e:
-        return f"`{str(e.name)[:100]}`: no usable answer"
+        return wording("NameError", str(e), str(e.name))
     except CaseTimeout:
         return f"a check ran longer than {CASE_TIMEOUT_S} s on your answer (is it far too large?)"
     except MemoryError:
         return "a check ran out of memory on your answer (is it far too large?)"
     except Exception as e:      # noqa: BLE001 - a wrong type of answer makes a check raise
-        return f"the check could not use your answer ({type(e).__name__}: {str(e)[:200]})"
+        return wording(type(e).__name__, str(e))
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)

@@ -9,7 +9,10 @@ Which learner (`learner_id`), first that is set:
 2. $JUPYTERHUB_USER, the hub's user name (skipped while grading, $CEPHLAB_GRADING: it is then
    the grader's own name);
 3. the value the learner typed once in the notebook's first cell (`learner_id("alice")`);
-4. DEFAULT_LEARNER ("example"): the solutions and the course site show its parameters.
+4. DEFAULT_LEARNER ("example"): the solutions and the course site show its parameters. The
+   notebook's call (`learner_id("")`, a value given) then prints FALLBACK_WARNING under its cell,
+   after the cell's own "learner example: ..." line: those numbers are nobody's to hand in.
+The notebook's call also sets how `grader.check` results show in that kernel (selfcheck.install).
 
 Which values (`draw`): seed = sha256(lab + "\\0" + learner); each parameter is chosen from its
 choices (a list, tuple or range) by a generator seeded with sha256(seed + name), so a parameter
@@ -30,7 +33,11 @@ import random
 import sys
 
 DEFAULT_LEARNER = "example"
+FALLBACK_WARNING = (f"WARNING: no learner id: you get the {DEFAULT_LEARNER} numbers, which your instructor will "
+                    "not grade as yours. Type the id your instructor gave you between the quotes in this cell "
+                    "and run it again.")
 _recorded: str | None = None     # the id the notebook's first cell gave (learner_id("..."))
+_warning_pending = False         # FALLBACK_WARNING waits for the end of the running cell
 
 # lab -> {parameter: choices}. Names start with the question they belong to (q1_...).
 SPECS: dict[str, dict] = {
@@ -186,24 +193,60 @@ SPECS: dict[str, dict] = {
 }
 
 
-def learner_id(value: str = "") -> str:
+def learner_id(value: str | None = None) -> str:
     """The learner whose parameters this notebook uses (see the module's docstring for the
-    order). A non-empty value is recorded, so later calls without one (the hidden tests) agree."""
+    order). A non-empty value is recorded, so later calls without one (the hidden tests) agree.
+    A call with a value, even "", is the notebook's own (cell 2): it installs the self-check
+    display (selfcheck.install) and, when no id is found anywhere, prints FALLBACK_WARNING
+    (not while grading: the warning is the learner's). Calls without one print nothing."""
     global _recorded
+    from_notebook = value is not None
     value = (value or "").strip()
+    grading = bool(os.environ.get("CEPHLAB_GRADING"))
     if value:
         _recorded = value
-        hub = "" if os.environ.get("CEPHLAB_GRADING") else os.environ.get("JUPYTERHUB_USER", "").strip()
+        hub = "" if grading else os.environ.get("JUPYTERHUB_USER", "").strip()
         if hub and hub != value:
             print(f"warning: you typed learner id {value!r}, but the hub knows you as {hub!r}: your "
                   f"numbers are {hub!r}'s, and grading uses that id; leave the id \"\" on the hub",
                   file=sys.stderr)
+    if from_notebook:
+        from cephlab.course import selfcheck
+        selfcheck.install()
     for found in (os.environ.get("CEPHLAB_LEARNER", ""),
-                  "" if os.environ.get("CEPHLAB_GRADING") else os.environ.get("JUPYTERHUB_USER", ""),
+                  "" if grading else os.environ.get("JUPYTERHUB_USER", ""),
                   _recorded or ""):
         if found.strip():
             return found.strip()
+    if from_notebook and not grading:
+        _after_this_cell(FALLBACK_WARNING)
     return DEFAULT_LEARNER
+
+
+def _after_this_cell(line: str) -> None:
+    """Print line on stdout once: in IPython when the running cell has finished (so it comes
+    under the cell's own output, the "learner ...: the exercises use ..." line), elsewhere now."""
+    global _warning_pending
+    if _warning_pending:
+        return                  # already waiting for this cell's end
+    try:
+        ipython = sys.modules.get("IPython")
+        shell = ipython.get_ipython() if ipython is not None else None
+        if shell is not None:
+            def show(*_result) -> None:
+                global _warning_pending
+                _warning_pending = False
+                try:
+                    shell.events.unregister("post_run_cell", show)
+                except ValueError:      # someone else took it off: still say it, once
+                    pass
+                print(line, flush=True)
+            shell.events.register("post_run_cell", show)
+            _warning_pending = True
+            return
+    except Exception:       # noqa: BLE001 - then it shows before the cell's line, but shows
+        _warning_pending = False
+    print(line, flush=True)
 
 
 def seed(lab: str, learner: str) -> bytes:
