@@ -286,9 +286,9 @@ assert abs(q2_ms - write_latency_ms(_p["q2_net_ms"], _p["q2_disk_ms"], _p["q2_os
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q3.** Seed 000's slow disk: a size-{q3_size} pool on SSDs (`SSD` = 0.07 ms) where one replica sits
-on a {q3_slow} (its commit latency is `iops.disk_class("{q3_slow}")["latency_ms"]`); network {q3_net_ms} ms,
-OSD work {q3_osd_ms} ms. Store the latency in `q3_ms` and how many times slower it is than the same pool on
-SSDs only in `q3_slowdown`.""", P)
+on a {q3_slow}; network {q3_net_ms} ms, OSD work {q3_osd_ms} ms. Store the slow disk's commit latency in ms
+(a number: `iops.disk_class("{q3_slow}")["latency_ms"]`) in `q3_slow_ms`. Store the write's latency in ms in
+`q3_ms`, and in `q3_slowdown` how many times slower it is than the same pool on SSDs only (a ratio, above 1).""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -338,8 +338,9 @@ assert abs(q3_slowdown * _ssd_only - q3_ms) < 1e-9 and q3_slowdown > 1, "The slo
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q4.** With the disks, network and OSD work of Q2, how many milliseconds does Ceph's parallel fan-out
-save on a size-{q4_size} write compared with writing the {q4_size} copies one after another? Store it in
-`q4_saved_ms`.""", P)
+save on a size-{q4_size} write compared with writing the {q4_size} copies one after another? First store the
+arguments both model functions take, a tuple (net ms, disk ms, OSD ms, size), in `q4_args`. Then store the
+saving in ms (a positive number) in `q4_saved_ms`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -419,11 +420,12 @@ assert (q5_one_left, q5_two_left) == (red.serves_io(red.replicated(3), failed=2)
 # all_or_nothing: true
 
 # %% [markdown]
-# **Q6. Your experiment: your own pool.** Choose a pool size, 1, 2 or 3, and store it in
-# `my_pool_size`. The measurement below writes 20 new objects, one at a time, into a pool of that
+# **Q6. Your experiment: your own pool.** Choose a pool size, a whole number (1, 2 or 3), and store
+# it in `my_pool_size`. The measurement below writes 20 new objects, one at a time, into a pool of that
 # size and adds up two counters over every OSD: `op_w` (client writes handled as primary) and
 # `subop_w` (copies written for a primary). Before it runs, predict both totals with seed 000's
-# write flow: store `q6_op_w` and `q6_subop_w`. Then it times 100 writes to your pool as well.
+# write flow: store them in `q6_op_w` and `q6_subop_w`, as ints (whole counts of operations). Then it
+# times 100 writes to your pool as well.
 
 # %% [raw]
 # # BEGIN SOLUTION

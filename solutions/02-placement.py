@@ -226,9 +226,9 @@ P = params.lab_params("02-placement")
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q1.** A pool with id {q1_pool} has `pg_num` {q1_pg_num}. In which PG does the object `{q1_object}` land?
-Store the PG id as Ceph prints it (`"<pool id>.<pg number in hex>"`, e.g. `"5.a"`) in `q1_pgid`.
-(`objects.Pool(id={q1_pool}, name="rbd", pg_num={q1_pg_num}, size=3, crush_rule=0).object_ps("{q1_object}")`
-returns the raw hash and the PG number.)""", P)
+`objects.Pool(id={q1_pool}, name="rbd", pg_num={q1_pg_num}, size=3, crush_rule=0).object_ps("{q1_object}")`
+returns the raw hashes and the PG numbers, an array of each. Store your object's PG number (an int) in `q1_ps`.
+Store the PG id as Ceph prints it (a string `"<pool id>.<pg number in hex>"`, e.g. `"5.a"`) in `q1_pgid`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -270,8 +270,8 @@ assert q1_pgid == f"{_p['q1_pool']}.{_ps:x}" and "0x" not in q1_pgid, \
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q2.** A cluster has {q2_osds} OSDs and one size-{q2_size} pool that will hold all the data. What
-`pg_num` does PGCalc suggest (target 100 PGs per OSD)? Store it in `q2_pg_num`, and the average number
-of PGs per OSD that gives in `q2_per_osd`.""", P)
+`pg_num` does PGCalc suggest (target 100 PGs per OSD)? Store it in `q2_pg_num` (a whole number, a power of
+two), and in `q2_per_osd` the average number of PGs per OSD that gives (a number, not rounded).""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -363,7 +363,8 @@ assert abs(q3_factor_small - pl.fullest_factor(_p["q3_small"], 3, _p["q3_osds"])
 # %% [markdown]
 # **Q4.** A fifth OSD, equal to the others, joins the 4-OSD lab cluster. What share of all PG
 # copies must move to it, and what share of the PGs change their OSD set? Store them in
-# `q4_shards_moved` and `q4_pgs_changed`. (You will check both on the cluster below.)
+# `q4_shards_moved` and `q4_pgs_changed`, as fractions between 0 and 1. (You will check both on the
+# cluster below.)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -400,8 +401,8 @@ assert abs(q4_shards_moved - 1 / 5) < 1e-12 and abs(q4_pgs_changed - 3 / 5) < 1e
 
 # %% [markdown]
 # **Q5.** On the 4-host map above with the `by_osd` rule, what share of the PGs loses *every*
-# copy when host `h0` fails? Store it in `q5_lost`, and in `q5_safe_rule` the name of the rule
-# that loses nothing.
+# copy when host `h0` fails? Store it in `q5_lost` as a fraction between 0 and 1 (not a count of
+# PGs), and in `q5_safe_rule` the name of the rule that loses nothing, as a string.
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -440,11 +441,11 @@ assert abs(q5_lost - an.host_failure(4, 3, "by_osd")["PGs with every copy lost"]
 # all_or_nothing: true
 
 # %% [markdown]
-# **Q6. Your experiment: your own pg_num.** Choose a `pg_num`, a power of two from 8 to 128, and
-# store it in `my_pg_num`. The measurement below makes a size-3 pool with it, next to pools of
+# **Q6. Your experiment: your own pg_num.** Choose a `pg_num`, a power of two from 8 to 128 (an
+# int), and store it in `my_pg_num`. The measurement below makes a size-3 pool with it, next to pools of
 # 16 and 128 PGs, and counts the PGs on each OSD. Before it runs, predict with `pl` for the
-# 4-OSD lab cluster: the mean number of PGs per OSD in `q6_per_osd`, and the expected fullest
-# OSD over the mean in `q6_fullest_factor`.
+# 4-OSD lab cluster: the mean number of PGs per OSD in `q6_per_osd` (a number), and the expected
+# fullest OSD over the mean in `q6_fullest_factor` (a factor above 1).
 
 # %% [raw]
 # # BEGIN SOLUTION

@@ -342,7 +342,7 @@ assert abs(q3_cluster_4k - iops.cluster_write_iops(_p["q3_disk_iops"], _p["q3_di
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q4.** An all-flash cluster has {q4_ssds} NVMe SSDs (175,000 IOPS each, data/disk_classes.csv),
-one WAL write per write (flash never defers), a pool of size 3 and {q4_servers} servers with
+one WAL write per write (on flash an aligned 4 KiB write is not deferred), a pool of size 3 and {q4_servers} servers with
 {q4_cores} cores each. With seed 004's "10^4 IOPS per CPU", read per core as in this lab, what client
 write IOPS should it give (`q4_iops`), and is it limited by `"disks"` or `"cpu"` (`q4_limit`)?""", P)
 
@@ -470,7 +470,7 @@ assert abs(q6_overstated - 600 / _iops) < 1e-9, "600 over your disk's IOPS"
 
 # %% [markdown]
 # **Q7. Your experiment: writes in flight.** Choose how many writes `rados bench` keeps in flight,
-# from 2 to 32 but not 16 (the run it is compared with), and store it in `my_threads`. After seed 002's three runs the measurement below
+# a whole number from 2 to 32 but not 16 (the run it is compared with), and store it in `my_threads`. After seed 002's three runs the measurement below
 # runs yours, 5 s like the others, and compares it with the 16-thread run. Before it runs, predict
 # with the lab's model of this cluster — CPU-bound (the cores, not the queue, set the IOPS) and
 # Little's law — your run's IOPS and its mean latency, each as a fraction of the 16-thread run's

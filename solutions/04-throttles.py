@@ -97,8 +97,10 @@ pd.set_option("display.precision", 3)
 # (`doc/dev/osd_internals/osd_throttles.rst`).
 #
 # **BlueStore** (the default since Luminous) writes data straight to its device, bypassing the
-# page cache (small overwrites pass through RocksDB's write-ahead log first, see lab 07), so no
-# pile of dirty pages can build up behind the client's back. It keeps one plain byte throttle,
+# page cache, so no pile of dirty pages can build up behind the client's back. Writes below
+# `bluestore_prefer_deferred_size` (64 KiB on HDD, 0 on SSD) pass through RocksDB's write-ahead log
+# first, new space too; so do overwrites of allocated blocks smaller than `bluestore_min_alloc_size`
+# (4 KiB), on SSD too (lab 07). It keeps one plain byte throttle,
 # `bluestore_throttle_bytes` (64 MiB), and charges every transaction its bytes *plus*
 # `bluestore_throttle_cost_per_io` per I/O (670,000 on HDD, 4,000 on SSD; Ceph
 # `BlueStore::_txc_calc_cost`; the same defaults in Pacific, Reef and Tentacle): the throttle
@@ -242,8 +244,9 @@ P = params.lab_params("04-throttles")
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q1.** A FileStore op queue uses low = {q1_low}, high = {q1_high}, expected throughput {q1_throughput} ops/s,
-high_multiple {q1_high_multiple} and max_multiple {q1_max_multiple}. How long (in seconds) does one request wait when
-the queue is {q1_fill_pct} % full? Store it in `q1_delay_s`.""", {**P, "q1_fill_pct": round(100 * P["q1_fill"])})
+high_multiple {q1_high_multiple} and max_multiple {q1_max_multiple}. Store the two multiples in `q1_multiples`, a
+dict with the keys `"high_multiple"` and `"max_multiple"`, to pass to `thr.backoff_delay` as `**q1_multiples`. How
+long (in seconds) does one request wait when the queue is {q1_fill_pct} % full? Store it in `q1_delay_s` (a float).""", {**P, "q1_fill_pct": round(100 * P["q1_fill"])})
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -326,10 +329,11 @@ assert abs(q2_max_ops - _p["q2_throughput"] / _p["q2_multiple"]) < 1e-9, \
 # all_or_nothing: true
 
 # %% [markdown]
-# **Q3.** Seed 000's case 4 (WBThrottle off): with the model's defaults, after how many seconds
-# do writers stall, and what is the mean client IOPS from 60 to 120 s? Store them in
+# **Q3.** Seed 000's case 4 (WBThrottle off): with the model's defaults, store the run in `q3_run`
+# (a `FileStoreRun`, what `simulate(throttle="none", **CASE4_WBTHROTTLE)` returns). After how many
+# seconds do writers stall, and what is the mean client IOPS from 60 to 120 s? Store them in
 # `q3_collapse_s` and `q3_iops_after`. Then double the page cache (`page_cache_mb=18000`):
-# store the new collapse time in `q3_collapse_big_s`.
+# store the new collapse time, in seconds, in `q3_collapse_big_s`.
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -374,8 +378,9 @@ assert abs(q3_collapse_big_s - simulate(throttle="none", page_cache_mb=18000, **
 # %% [markdown]
 # **Q4.** Over the whole two minutes, which setting writes the most data: `"none"` (case 4)
 # or `"backoff"`? Compare `mean_iops(0, 120)` of `simulate(throttle=...)` (pass
-# `**CASE4_WBTHROTTLE` to both) and store the winner's name in `q4_best`, and the backoff
-# run's mean in `q4_backoff_iops`.
+# `**CASE4_WBTHROTTLE` to both): store the two means in `q4_means`, a dict from the setting's name
+# to its mean IOPS. Store the winner's name (a string) in `q4_best`, and the backoff run's mean IOPS
+# in `q4_backoff_iops`.
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -414,8 +419,9 @@ assert abs(q4_backoff_iops - simulate(throttle="backoff", **CASE4_WBTHROTTLE).me
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q5.** How many {q5_kib} KiB deferred writes ({q5_bytes} bytes of transaction, 1 I/O) fit at once in a
-BlueStore throttle of {q5_budget_mib} MiB (`bluestore_throttle_bytes`) on an HDD OSD, and on an SSD OSD? Store them in
-`q5_hdd` and `q5_ssd`.""", {**P, "q5_bytes": P["q5_kib"] * 1024})
+BlueStore throttle of {q5_budget_mib} MiB (`bluestore_throttle_bytes`) on an HDD OSD, and on an SSD OSD? Store the
+throttle's budget in bytes (an int) in `q5_budget`, then the two counts (whole numbers, rounded down) in `q5_hdd`
+and `q5_ssd`.""", {**P, "q5_bytes": P["q5_kib"] * 1024})
 
 # %% [raw]
 # # BEGIN SOLUTION

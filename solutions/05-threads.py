@@ -174,7 +174,7 @@ P = params.lab_params("05-threads")
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q1.** With SimpleMessenger, how many threads does one OSD run when it serves {q1_clients}
-clients and holds {q1_pgs} PGs? Store it in `q1_threads`.""", P)
+clients and holds {q1_pgs} PGs? Store it in `q1_threads` (an int).""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -213,8 +213,8 @@ assert q1_threads == simple_messenger_threads(_p["q1_clients"], _p["q1_pgs"]) an
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q2.** A host has {q2_host_osds} OSDs with {q2_pgs} PGs each and the default `pid_max` of 32,768.
 How many clients per OSD can it serve before its OSDs run out of thread IDs? Store it in
-`q2_clients`. Then, in `q2_osds`, the most OSDs such a host can run at {q2_osd_clients} clients
-per OSD (still {q2_pgs} PGs each).""", P)
+`q2_clients` (an int, rounded down). Then, in `q2_osds`, the most OSDs such a host can run at
+{q2_osd_clients} clients per OSD (still {q2_pgs} PGs each), also an int.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -259,8 +259,8 @@ assert q2_osds * simple_messenger_threads(_p["q2_osd_clients"], _p["q2_pgs"]) <=
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q3.** Qihoo's fix. {q3_clients} clients and {q3_pgs} PGs per OSD, size 3: threads per OSD when its
-pool spans {q3_big_pool} OSDs, and when it spans {q3_small_pool}. Store them in `q3_big_pool` and
-`q3_small_pool`.""", P)
+pool spans {q3_big_pool} OSDs, and when it spans {q3_small_pool}. Store the two thread counts (whole numbers) in
+`q3_big_pool` and `q3_small_pool`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -308,7 +308,7 @@ assert q3_small_pool < q3_big_pool, "The small pool caps the peers, so it needs 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q4.** Before measuring: with AsyncMessenger, how many threads will one OSD run with
 {q4_clients} clients? And how many would SimpleMessenger's formula give for {q4_clients} clients at
-{q4_pgs} PGs per OSD? Store them in `q4_async` and `q4_simple`.""", P)
+{q4_pgs} PGs per OSD? Store them in `q4_async` and `q4_simple` (ints).""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -348,11 +348,11 @@ assert q4_simple == 2 * (_p["q4_clients"] + 1 + 6 * _p["q4_pgs"]), "Two threads 
 
 # %% [markdown]
 # **Q5. Your experiment: clients.** Choose how many independent clients join in the middle step of
-# the measurement below, from 2 to 16, and store it in `my_clients` (the run also measures 0, 1 and
-# 32). Each client writes one object to each OSD (the OSD is that object's primary). Before it
-# runs, predict with the lab's AsyncMessenger model how many threads one OSD runs while your
+# the measurement below, a whole number from 2 to 16, and store it in `my_clients` (the run also
+# measures 0, 1 and 32). Each client writes one object to each OSD (the OSD is that object's primary).
+# Before it runs, predict with the lab's AsyncMessenger model how many threads one OSD runs while your
 # clients write (`q5_threads`), and how many connections from clients each OSD holds
-# (`q5_client_connections`).
+# (`q5_client_connections`), both whole numbers.
 
 # %% [raw]
 # # BEGIN SOLUTION

@@ -235,7 +235,7 @@ assert abs(q1_usable_gib - _p["q1_vms"] * _p["q1_disk_gib"] / (_p["q1_thin"] * 0
 
 # %% [markdown]
 # **Q2.** One OSD is 87 % full, another 93 %. What does Ceph call each state? Store the names
-# (as `cap.fill_state` returns them) in `q2_at_87` and `q2_at_93`.
+# (strings, as `cap.fill_state` returns them) in `q2_at_87` and `q2_at_93`.
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -366,10 +366,12 @@ assert abs(q4_max_fill - _max) < 1e-12 and bool(q4_seed_is_safe) is (0.7 <= _max
 
 # %% [markdown]
 # **Q5. Your experiment: how much you write.** Measure 3 below writes objects of 4 MiB into a
-# size-3 pool and reads the pool's MAX AVAIL before and after. Choose how many objects, from 48
-# to 160, and store it in `my_objects`. Then predict by how many MiB MAX AVAIL falls if your data
-# spreads over the OSDs exactly as their CRUSH weights say: try `cap.max_avail` before and after
-# on a few equal OSDs (any size, any fill), and store the fall in `q5_avail_drop_mib`.
+# size-3 pool and reads the pool's MAX AVAIL before and after. Choose how many objects, a whole
+# number from 48 to 160, and store it in `my_objects`. Then predict by how many MiB MAX AVAIL falls
+# if your data spreads over the OSDs exactly as their CRUSH weights say. Try `cap.max_avail` on a
+# few equal OSDs (any size, any fill) before and after your writes. Store the two results in
+# `q5_avail_before` and `q5_avail_after` (numbers, in the unit of the OSD sizes you pass: bytes with
+# `GIB` and `MIB`), and the fall in MiB (a number) in `q5_avail_drop_mib`.
 
 # %% [raw]
 # # BEGIN SOLUTION

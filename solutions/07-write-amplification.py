@@ -78,10 +78,11 @@ KIB, MIB = 1024, 1024 * 1024
 #   and journal** for the file and key-value updates. At 4 KiB the seed measured WAF above 40 on a
 #   fresh cluster and 13.75 long-term;
 # - **BlueStore** writes data straight to the raw device and its metadata to RocksDB (on BlueFS).
-#   A *small* overwrite is **deferred**: the data goes into the RocksDB write-ahead log (WAL)
-#   with the transaction, and is copied to its place later — two copies again, but only for
-#   writes below `bluestore_prefer_deferred_size` (64 KiB on HDD, 0 on SSD, in Pacific, Reef and
-#   Tentacle). Large writes go
+#   A *small* write is **deferred**: the data goes into the RocksDB write-ahead log (WAL)
+#   with the transaction, and is copied to its place later — two copies again. Every write below
+#   `bluestore_prefer_deferred_size` (64 KiB on HDD, 0 on SSD, in Pacific, Reef and Tentacle) is
+#   deferred, into new space too. An overwrite of allocated blocks smaller than
+#   `bluestore_min_alloc_size` (4 KiB) is always deferred, on SSD too. Large writes go
 #   direct: WAF → 3. In Jewel, BlueStore allocated 64 KiB units and padded small writes into new
 #   space with zeros; since Pacific `bluestore_min_alloc_size` is 4 KiB on HDD (on SSD since
 #   Octopus), and Reef and Tentacle keep it.
@@ -189,8 +190,9 @@ parts_plot
 
 # %% [markdown]
 # **Q1.** In seed 003's long-term FileStore run, what fraction of all device writes were
-# journal writes (the Ceph journal plus the file system journal)? Store it in
-# `q1_journal_share` (a number between 0 and 1).
+# journal writes (the Ceph journal plus the file system journal)? First store the run's WAF by
+# component in `q1_parts`: a dict, as `waf.longterm_breakdown("filestore")` returns it. Store the
+# journals' share in `q1_journal_share` (a number between 0 and 1).
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -311,9 +313,10 @@ assert abs(q3_space - 65536 / 1024) < 1e-12, "Space amplification is allocated b
 
 # %% [markdown]
 # **Q4.** Before measuring: on the lab cluster (Pacific, HDD class, size 3), is a 16 KiB
-# overwrite deferred? Store `True` or `False` in `q4_deferred`. And how many bytes of *data*
-# (direct plus deferred copy, not the WAL) reach the devices per client byte? Store that in
-# `q4_data_waf`.
+# overwrite deferred? First store the model's WAF parts for that write in `q4_parts`: a dict, the
+# `.parts` of `waf.bluestore_waf(16384)`. Store `True` or `False` in `q4_deferred`. And how many
+# bytes of *data* (direct plus deferred copy, not the WAL) reach the devices per client byte? Store
+# that in `q4_data_waf` (a number).
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -396,7 +399,7 @@ assert abs(q5_tb_per_day - _p["q5_client_tb"] * waf.longterm_breakdown("filestor
 # runs. A 2-second run sees no RocksDB memtable flush (no SST files) and almost no BlueFS log,
 # so predict its device WAF with the model's short-window form:
 # `waf.bluestore_waf(write_bytes, sst_bytes=0, bluefs_log_bytes=0)`, with Pacific's HDD defaults
-# otherwise. Store it in `q6_waf`.
+# otherwise. Store it in `q6_waf` (a number: device bytes per client byte).
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -441,9 +444,13 @@ assert abs(q6_waf - float(waf.bluestore_waf(my_write_kib * 1024, sst_bytes=0, bl
 # - **device bytes**: what the OSD processes wrote, from `/proc/<pid>/io` (`write_bytes`). Each
 #   OSD's device is a plain file, so for BlueStore this is everything;
 # - **parts**, from `perf dump`: BlueFS `bytes_written_wal` / `_sst` / `logged_bytes`, BlueStore
-#   `deferred_write_bytes`, and direct data (big + small writes − deferred). These are Pacific's
-#   counter names; Reef and Tentacle drop the `bluestore_` prefix of the big/small counters and
-#   rename the deferred pair, which the lab's helpers translate (`cephlab/core/releases.py`).
+#   `deferred_write_bytes`, and direct data (big + small writes − `bluestore_write_deferred_bytes`).
+#   `deferred_write_bytes` counts deferred data as it is written in place;
+#   `bluestore_write_deferred_bytes` counts it earlier, as each transaction is prepared, like the
+#   big and small counters. These are Pacific's counter names. Reef and Tentacle drop the
+#   `bluestore_` prefix of the big/small counters and call the deferred pair
+#   `submitted_deferred_write_bytes` and `issued_deferred_write_bytes`, which the lab's helpers
+#   translate (`cephlab/core/releases.py`).
 #
 # Then 4 KiB again with `bluestore_prefer_deferred_size_hdd = 0`. The table shows the model's
 # short-window WAF (Q6) next to each run, and your prediction next to your size.
@@ -556,8 +563,8 @@ fs_table
 # write (the model's `kv_bytes`, 3 KB per replica from a 30 s run), and it moves both ways with
 # how many writes share each WAL sync. When many do, as at high IOPS, it shrinks towards nothing:
 # down to the data-only floor, the data once plus the WAL's copy of what was deferred
-# (`metadata_room`; the deferred share is measured, since Ceph sends part of the 16 KiB overwrites
-# direct). When each write syncs alone, it grows: BlueFS writes the WAL through the page cache, so
+# (`metadata_room`; the deferred share is measured: the counters see part of the 16 KiB overwrites
+# as direct). When each write syncs alone, it grows: BlueFS writes the WAL through the page cache, so
 # every sync writes whole 4 KiB pages again (`page_room`: two pages per write and replica). For
 # writes of 64 KiB and more both are small — up to about a tenth of the model at 64 KiB, about
 # one per cent at 1 MiB — so their device WAF is checked, with 5 % added for noise. For small

@@ -131,10 +131,11 @@ MiB = 2**20
 # These throttles act as described under Pacific's scheduler, `osd_op_queue = wpq`. From Quincy
 # on, and so on Reef and Tentacle, the default is the mClock scheduler (`mclock_scheduler`, with
 # the profile `balanced` in Reef and Tentacle). Under mClock every
-# recovery sleep is set to 0, and `osd_max_backfills` and `osd_recovery_max_active_*` stay at
-# their defaults (1 and 3 on HDD, as above) and refuse changes unless
-# `osd_mclock_override_recovery_settings` is true. mClock paces recovery instead by its profile's
-# share of the OSD's estimated IOPS capacity (`osd_mclock_max_capacity_iops_hdd`, 315 unless the
+# recovery sleep is set to 0. From Quincy 17.2.7, and in Reef and Tentacle, `osd_max_backfills` and
+# `osd_recovery_max_active_*` also stay at their defaults (1 and 3 on HDD, as above): each OSD
+# removes a change to them unless `osd_mclock_override_recovery_settings` is true. mClock paces
+# recovery instead by its profile's share of the OSD's estimated IOPS capacity
+# (`osd_mclock_max_capacity_iops_hdd`, 315 unless the
 # OSD's start-up benchmark measures another figure). The model below is the wpq one, so the lab
 # runs its OSDs under wpq: `lab.run_osds_under("wpq")` does nothing on Pacific and, on Reef or
 # Tentacle, sets `osd_op_queue` and restarts the OSDs one at a time (an OSD reads the option only
@@ -294,8 +295,9 @@ window_plot
 # **Q1.** In the seed 002 status line (copied into `SEED002` below), how many PGs could not be
 # counted on to serve I/O at that moment? Count every PG whose state lacks the `active` flag, and
 # every `stale` one: its primary stopped reporting, so "active" is only the monitors' last, old
-# picture. And what fraction of object copies was degraded? Store them in `q1_not_serving` and
-# `q1_degraded_fraction`.
+# picture. And what fraction of object copies was degraded? Store the number of PGs that can
+# serve I/O in `q1_serving` and of those that cannot in `q1_not_serving` (ints, counts of PGs).
+# Store the degraded fraction (between 0 and 1) in `q1_degraded_fraction`.
 
 # %%
 SEED002 = {"undersized+peered": 1, "active+undersized": 3, "active+clean": 42, "active+clean+laggy": 7,
@@ -346,8 +348,9 @@ assert abs(q1_degraded_fraction - 105 / 1119) < 1e-12, "Store a fraction between
 # **Q2. Before measuring.** A size-3 pool on 4 OSDs holds 128 objects of 1 MiB, and one OSD is
 # killed. (a) How many MiB does one OSD hold on average? (b) With Pacific's
 # defaults, how many seconds does the model give to re-replicate that much, if 3 OSDs survive,
-# each can write 30 MiB/s, and the objects are 1 MiB? Mind the reservations. Store them in
-# `q2_mib` and `q2_seconds`.
+# each can write 30 MiB/s, and the objects are 1 MiB? Mind the reservations: store how many PGs
+# recover at once in `q2_copying` (a whole number, `rec.concurrent_recoveries`). Store (a) in MiB in
+# `q2_mib` and (b) in seconds in `q2_seconds` (numbers).
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -392,10 +395,12 @@ P = params.lab_params("08-failure-and-recovery")   # your own numbers for Q3 and
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q3. At scale.** A {q3_osds}-OSD HDD cluster (100 PGs per OSD, size 3) loses a {q3_disk_tb} TB OSD that
-was {q3_fill_pct} % full, and it is marked out: its 100 PGs are backfilled. Each PG stream moves {q3_stream_mbs} MB/s;
+was {q3_fill_pct} % full, and it is marked out: its 100 PGs are backfilled. Store the data to backfill in bytes
+(1 TB = 1e12 bytes) in `q3_bytes`. Each PG stream moves {q3_stream_mbs} MB/s;
 objects are 4 MiB; the recovery sleep stays at 0.1 s. How many seconds does the backfill take with
-`osd_max_backfills` 1, and with 4 (`rec.reservation_time`)? Store `q3_seconds_1`, `q3_seconds_4`,
-and in `q3_bottleneck` what limits each source with 1 slot (`rec.reservation_bottleneck`).""",
+`osd_max_backfills` 1, and with 4 (`rec.reservation_time`)? Store them in `q3_seconds_1` and `q3_seconds_4`
+(numbers), and in `q3_bottleneck` what limits each source with 1 slot (a string, as `rec.reservation_bottleneck`
+returns it).""",
             {**P, "q3_fill_pct": round(100 * P["q3_fill"])})
 
 # %% [raw]
@@ -447,13 +452,13 @@ assert q3_bottleneck == rec.reservation_bottleneck(_n, 100, _rate, 1, 0.1), "Sto
 # all_or_nothing: true
 
 # %% tags=["nbval-ignore-output"]
-params.show("""**Q4. Durability.** With AFR {q4_afr_pct} %, how many nines does one stripe of a size-3 pool get when the
-degraded window is Ceph's 600 s down-out interval plus the recovery time of Q3 with 1 backfill
-(compute it again here, as in Q3, into `q4_recovery_s`)? And if nobody let Ceph heal (`noout`
-set) and a technician replaced the disk after {q4_days} days? Store `q4_nines_ceph` and
-`q4_nines_late`. Then the whole cluster of Q3 ({q3_osds} OSDs, 100 PGs per OSD of size 3, so {q4_pgs}
-PGs) with Ceph's window: store its nines in `q4_nines_cluster` (`red.cluster_loss_probability`,
-window in days: `rec.window_days`).""", {**P, "q4_afr_pct": round(100 * P["q4_afr"]), "q4_pgs": P["q3_osds"] * 100 // 3})
+params.show("""**Q4. Durability.** With AFR {q4_afr_pct} %, how many nines does one stripe of a size-3 pool get? Its
+degraded window is Ceph's 600 s down-out interval plus Q3's recovery time with 1 backfill: compute that again,
+in seconds, into `q4_recovery_s`. And if nobody let Ceph heal (`noout` set) and a technician replaced the disk
+after {q4_days} days? Store both nines, whole numbers, in `q4_nines_ceph` and `q4_nines_late`. Then take the
+whole cluster of Q3 ({q3_osds} OSDs, 100 PGs per OSD of size 3) with Ceph's window. Store its PG count, {q4_pgs},
+in `q4_pgs` (an int), and the window in days in `q4_window_days` (a number, `rec.window_days`). Store the
+cluster's nines in `q4_nines_cluster` (a whole number, `red.cluster_loss_probability`).""", {**P, "q4_afr_pct": round(100 * P["q4_afr"]), "q4_pgs": P["q3_osds"] * 100 // 3})
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -784,10 +789,11 @@ durability
 # From Quincy on, an OSD's default scheduler is mClock (`osd_op_queue = mclock_scheduler`). It
 # paces recovery in a different way from wpq:
 # - every recovery sleep is 0: nothing waits between pushes;
-# - `osd_max_backfills` and `osd_recovery_max_active_*` stay at their defaults (1 and 3 on HDD)
-#   unless `osd_mclock_override_recovery_settings` is true. A change without it is stored in the
-#   config database, but the OSD does not apply it: its reservers keep their slots, which
-#   `ceph tell osd.N dump_recovery_reservations` reports as `max_allowed`;
+# - `osd_max_backfills` and `osd_recovery_max_active_*` stay at their defaults (1 and 3 on HDD;
+#   Quincy from 17.2.7, Reef, Tentacle) unless `osd_mclock_override_recovery_settings` is true.
+#   Without it, each OSD removes such a change from the config database (`config rm` for `osd` and
+#   `osd.N`) and writes a warning to the cluster log that it did not take effect. Its reservers
+#   keep their slots, which `ceph tell osd.N dump_recovery_reservations` reports as `max_allowed`;
 # - the profile (`osd_mclock_profile`, `balanced` by default) gives clients and recovery each a
 #   reservation, a weight and a limit, as fractions of the OSD's capacity
 #   (`osd_mclock_max_capacity_iops_hdd`). These matter when the disk is busy. Then recovery gets

@@ -238,9 +238,10 @@ assert abs(q2_knee_clients - md.saturation_clients(_p["q2_rtt_ms"] / 1000, md.se
 # all_or_nothing: true
 
 # %% tags=["nbval-ignore-output"]
-params.show("""**Q3.** Same operation, MDS and round trip as Q2. How many operations per second do {q3_private_clients} clients
-get in private directories, and {q3_shared_clients} clients in one shared directory where each operation costs
-{q3_requests} MDS requests? Store `q3_private` and `q3_shared`.""", P)
+params.show("""**Q3.** Same operation, MDS and round trip as Q2. Store the MDS time per operation (the seed's, as in
+Q2), in seconds, in `q3_s`. How many operations per second do {q3_private_clients} clients get in private
+directories, and {q3_shared_clients} clients in one shared directory where each operation costs {q3_requests} MDS
+requests? Store both rates, in operations per second, in `q3_private` and `q3_shared`.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -288,7 +289,7 @@ assert abs(q3_shared - min(_p["q3_shared_clients"] / (_r0 * _p["q3_requests"]), 
 # %% [markdown]
 # **Q4. Before measuring.** A client creates files in a directory no other client touches, then
 # `stat`s each of them. How many MDS requests per file does the model expect for the creates,
-# and for the stats? Store `q4_create_requests` and `q4_stat_requests`.
+# and for the stats? Store them as ints in `q4_create_requests` and `q4_stat_requests`.
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -328,11 +329,11 @@ assert (q4_create_requests, q4_stat_requests) == (1, 0), "One request per create
 
 # %% [markdown]
 # **Q5. Your experiment: more clients.** After the lab's four runs, the benchmark runs once more
-# with as many ceph-fuse clients as you choose, each in a folder of its own: choose from 2 to 6
-# and store it in `my_clients`. Assume one create's round trip R0 = 0.7 ms and an MDS time of
+# with as many ceph-fuse clients as you choose, each in a folder of its own. Choose a whole number
+# from 2 to 6 and store it in `my_clients`. Assume one create's round trip R0 = 0.7 ms and an MDS time of
 # S = 0.3 ms per request (the order this lab measures on a small cluster). How many times the
 # creations per second of one client does the closed-loop model give your clients? Store the
-# speed-up in `q5_speedup`.
+# speed-up (a ratio) in `q5_speedup`.
 
 # %% [raw]
 # # BEGIN SOLUTION

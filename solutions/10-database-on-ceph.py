@@ -196,9 +196,9 @@ P = params.lab_params("10-database-on-ceph")
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q1.** A pool of size {q1_size} on a LAN: a one-way hop takes {q1_hop_ms} ms, each OSD spends {q1_cpu_ms} ms of CPU
-per op and flushes its WAL in {q1_flush_ms} ms. What is the commit latency of one flush (`q1_commit_ms`)? And
-if the database's file system needs {q1_flushes} flushes per commit, one after the other
-(`q1_serial_ms`)?""", P)
+per op and flushes its WAL in {q1_flush_ms} ms. What is the commit latency of one flush (`q1_commit_ms`, in
+ms)? And if the database's file system needs {q1_flushes} flushes per commit, one after the other
+(`q1_serial_ms`, in ms)?""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -239,10 +239,10 @@ assert abs(q1_serial_ms - _p["q1_flushes"] * q1_commit_ms) < 1e-9, "Serial flush
 # all_or_nothing: true
 
 # %% tags=["nbval-ignore-output"]
-params.show("""**Q2.** With your one-flush commit of Q1 and {q2_other_ms} ms of other work per transaction, how many
-transactions per second do {q2_few} clients get (`q2_tps_few`), and {q2_many} clients if the database host's CPU
-caps it at {q2_cap} tps (`q2_tps_many`)? How long does seed 002's batch of 1,024 transactions take at
-{q2_few} clients (`q2_batch_s`)?""", P)
+params.show("""**Q2.** Your one-flush commit of Q1 plus {q2_other_ms} ms of other work is the time of one transaction:
+store it in ms in `q2_txn_ms`. How many transactions per second do {q2_few} clients get (`q2_tps_few`), and
+{q2_many} clients if the database host's CPU caps it at {q2_cap} tps (`q2_tps_many`)? How long does seed 002's
+batch of 1,024 transactions take at {q2_few} clients (`q2_batch_s`, in seconds)?""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION

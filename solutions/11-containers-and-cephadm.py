@@ -265,7 +265,7 @@ assert q1_container == f"ceph-{_fsid}-osd-{_p['q1_osd']}", "The container is cep
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q2.** On a cluster of {q2_hosts} hosts x {q2_per_host} OSDs, a size-{q2_size} pool with `min_size` 2
 (Ceph's default) uses a rule with failure domain *osd*. One host stops. What share of its PGs stops
-serving I/O? Store it in `q2_blocked`.""", P)
+serving I/O? Store it in `q2_blocked` as a fraction between 0 and 1 (a float).""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -306,10 +306,10 @@ assert abs(q2_blocked - _q2_dist[_p["q2_size"] - 1:].sum()) < 1e-12 and q2_block
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q3.** A size-{q3_size} pool with failure domain *host*: one host stays down for a day. What is the
 smallest number of hosts with which Ceph can rebuild every missing copy on the remaining hosts
-meanwhile? Store it in `q3_hosts`. The same pool with failure domain *osd*, on hosts of
-{q3_per_host} OSDs each: what is the smallest number of hosts then (`q3_osd_hosts`)? And on a cluster
+meanwhile? Store it in `q3_hosts` (an int). The same pool with failure domain *osd*, on hosts of
+{q3_per_host} OSDs each: what is the smallest number of hosts then (`q3_osd_hosts`, an int)? And on a cluster
 of {q3_cluster_hosts} hosts with failure domain *host*, how many hosts may fail one after another, Ceph
-rebuilding every missing copy on the others after each failure (`q3_hosts_lost`; there is room enough)?""",
+rebuilding every missing copy on the others after each failure (`q3_hosts_lost`, an int; there is room enough)?""",
             {**P, "q3_cluster_hosts": P["q3_size"] + P["q3_extra_hosts"]})
 
 # %% [raw]
@@ -362,7 +362,8 @@ params.show("""**Q4.** In the thesis every daemon ran in a container on *one* Do
 disks came from three machines over iSCSI. Seen from CRUSH's point of view that is one host: if it
 stops, every PG is gone. Suppose the thesis had instead run {q4_osds} OSDs on {q4_hosts} Docker hosts
 ({q4_per_host} each) but kept a size-{q4_size} pool with failure domain *osd*. If one Docker host stops, what
-share of the PGs has *no* shard left running? Store it in `q4_unavailable`.""", {**P, "q4_osds": P["q4_hosts"] * P["q4_per_host"]})
+share of the PGs has *no* shard left running? Store it in `q4_unavailable` as a fraction between 0 and 1 (a
+float).""", {**P, "q4_osds": P["q4_hosts"] * P["q4_per_host"]})
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -402,9 +403,9 @@ assert abs(q4_unavailable - fd.shard_loss_distribution(_p["q4_hosts"], _p["q4_pe
 # %% [markdown]
 # **Q5. Your experiment: how many PGs stop?** Below, one host of the cephadm cluster stops while
 # two size-3 pools (`min_size` 2) hold data: one with failure domain host, one with failure domain
-# *osd*. You choose the osd-domain pool's number of PGs: store a power of two from 16 to 128 in
-# `my_pg_num`. Before the run, predict with the statistical model how many of those PGs will stop
-# serving I/O (a whole-number estimate is not required): store it in `q5_blocked_pgs`.
+# *osd*. You choose the osd-domain pool's number of PGs: store a power of two from 16 to 128 (an
+# int) in `my_pg_num`. Before the run, predict with the statistical model how many of those PGs will
+# stop serving I/O: store it in `q5_blocked_pgs`, a number that need not be whole.
 
 # %% [raw]
 # # BEGIN SOLUTION

@@ -23,14 +23,22 @@ from typing import Callable
 from cephlab.core import ceph_version
 
 # Perf counters the helpers read, by the name Pacific gives them -> the name in later releases
-# (BlueStore's "bluestore_" prefix dropped; the deferred pair renamed to say which side they count:
-# data written in place when a deferred write is issued, bytes put into the deferred queue at
-# submit). Measured in `ceph tell osd.0 perf dump` of 18.2.7 and 20.2.4.
+# (measured in `ceph tell osd.0 perf dump` of 18.2.7 and 20.2.4). Reef drops BlueStore's
+# "bluestore_" prefix and names the deferred pair after the moment each is counted:
+# - bluestore_write_deferred_bytes -> issued_deferred_write_bytes: the bytes of each deferred op as
+#   the write path makes it (_get_deferred_op, from _do_write_small, _do_write_big and
+#   _do_alloc_write), so in the window of the client write; src/os/bluestore/BlueStore.cc@v18.2.7:13860,
+#   @v20.2.4:15424 (Pacific's _get_deferred_op counts the old name: Debian's 16.2.15 ceph-osd);
+# - deferred_write_bytes -> submitted_deferred_write_bytes: the deferred data as it is written in
+#   place, later (a batch is full, or bluestore_max_defer_interval, 3 s, passed without a submit),
+#   just before its aio_write in _deferred_submit_unlock; BlueStore.cc@v18.2.7:13976,
+#   @v20.2.4:15540 (Pacific the same, before the aio_write whose ceph_assert is
+#   BlueStore.cc@v16.2.15:12794).
 _REEF_COUNTERS = {
     "bluestore_write_big_bytes": "write_big_bytes",
     "bluestore_write_small_bytes": "write_small_bytes",
-    "deferred_write_bytes": "issued_deferred_write_bytes",
-    "bluestore_write_deferred_bytes": "submitted_deferred_write_bytes",
+    "bluestore_write_deferred_bytes": "issued_deferred_write_bytes",
+    "deferred_write_bytes": "submitted_deferred_write_bytes",
 }
 
 
@@ -126,7 +134,11 @@ WRITTEN_FOR = TABLE[ceph_version.WRITTEN_FOR]
 def for_major(major: int) -> Release:
     """The row for `major`. A release not in the table takes the next newer row (Quincy 17 ->
     Reef's: mClock by default, and no FileStore cluster is attempted, the cautious side), else
-    the newest row (21 -> Tentacle's), and anything older than Pacific takes Pacific's."""
+    the newest row (21 -> Tentacle's), and anything older than Pacific takes Pacific's.
+    Quincy matches Reef's row from 17.2.7 on. 17.2.0-17.2.5 run mClock with the recovery slots
+    raised to 1000 and no override option; 17.2.6 added the override but held osd_max_backfills
+    at 3, and 17.2.7 restored 1 (ceph PRs 49437 and 49973, doc/releases/quincy.rst@v20.2.4:1820
+    and :1269)."""
     if major in TABLE:
         return TABLE[major]
     newer = [m for m in TABLE if m > major]

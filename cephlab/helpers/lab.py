@@ -100,8 +100,9 @@ class LabSession:
         release = self.cluster.release()
         if not (release.mclock_default and release.mclock_override):
             print(f"Ceph {release.name} runs the {release.op_queue} scheduler by default: this lab "
-                  "skips its mClock measurement (mClock is the default from Quincy 17 on, and its "
-                  "override of the recovery settings came with it); the text describes it.")
+                  "skips its mClock measurement (mClock is the default from Quincy 17.2.0 on; the "
+                  "override of the recovery settings came with 17.2.6, the hold at 1 backfill "
+                  "with 17.2.7 and Reef); the text describes it.")
             return False
         return True
 

@@ -30,9 +30,12 @@ COUNTERS = {
     ("bluefs", "bytes_written_wal"): "rocksdb_wal",
     ("bluefs", "bytes_written_sst"): "rocksdb_sst",
     ("bluefs", "logged_bytes"): "bluefs_log",
-    ("bluestore", "deferred_write_bytes"): "deferred_data",   # deferred data written in place
+    # deferred data written in place, counted at submit (Reef: submitted_deferred_write_bytes)
+    ("bluestore", "deferred_write_bytes"): "deferred_data",
     ("bluestore", "bluestore_write_big_bytes"): "write_big",
     ("bluestore", "bluestore_write_small_bytes"): "write_small",
+    # bytes made deferred, counted as the transaction is prepared, as big and small are (Reef:
+    # issued_deferred_write_bytes); big + small - this is the data written direct
     ("bluestore", "bluestore_write_deferred_bytes"): "write_deferred",
     ("filestore", "journal_wr_bytes"): "ceph_journal",        # FileStore's journal writes
     ("filestore", "bytes"): "filestore_applied",              # transaction bytes applied
@@ -226,8 +229,8 @@ def metadata_room(model, deferred_measured=None):
     """How far below `model` (a models.waf result, short-window form) a run's device WAF may lie,
     as a fraction of the model: down to its data-only floor, where batching has shrunk RocksDB's
     metadata per write to nothing. The floor is the data once plus the WAL's copy of what was
-    deferred: `deferred_measured` as the counters saw it (Ceph sends some writes below
-    prefer_deferred direct), by default the model's own deferred copy.
+    deferred: `deferred_measured` as the counters saw it (they show part of some writes below
+    prefer_deferred as direct), by default the model's own deferred copy.
 
     floor = data + deferred_data + deferred copy;  room = max(1 - floor / model, 0)   (WAF units)
     """
