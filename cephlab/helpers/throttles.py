@@ -112,3 +112,36 @@ def wait_for_option(cluster, osds, option, value, timeout=20):
     poll_until(all_same, timeout, f"{option}={value} on osds {osds}", interval=0.3,
                describe=lambda: f"osd.{pending[0]} still runs {option}={got['value']}",
                hint="is the OSD up (`ceph osd tree`)?")
+
+
+def write_ios(cluster, pool, osds, writes, cost_per_io, section="throttle-bluestore_throttle_bytes"):
+    """What BlueStore charged per write transaction, by write size: {label: (bytes, count)} are
+    written one at a time as whole objects, each landing as one transaction on every OSD that
+    holds a copy, and each OSD's throttle counters around each write give that transaction's
+    cost; I/Os = (cost - bytes) / cost_per_io. An OSD that passed some other transaction too
+    during the write (PG stats, log trimming: more than one get) is set aside for that write, not
+    averaged in. Set bluestore_throttle_cost_per_io to cost_per_io first, so the figure does not
+    depend on the device class. A DataFrame, a row per label: objects, transactions counted,
+    cost per get, I/Os per transaction."""
+    import os
+
+    import pandas as pd
+
+    def counters():
+        return {o: throttle_counters(cluster, o, section) for o in osds}
+
+    rows = {}
+    for label, (size, count) in writes.items():
+        data = os.urandom(size)
+        costs = []
+        with cluster.ioctx(pool) as io:
+            for i in range(count):
+                before = counters()
+                io.write_full(f"ios-{label.replace(' ', '')}-{i}", data)
+                after = counters()
+                costs += [after[o]["get_sum"] - before[o]["get_sum"] for o in osds
+                          if after[o]["get"] - before[o]["get"] == 1]
+        cost = sum(costs) / len(costs) if costs else float("nan")
+        rows[label] = {"bytes": size, "objects": count, "transactions counted": len(costs),
+                       "cost per get": cost, "I/Os per transaction": (cost - size) / cost_per_io}
+    return pd.DataFrame.from_dict(rows, orient="index")

@@ -174,3 +174,13 @@ def test_ceph_facts_cite_each_fix_at_its_tag():
     tags = set(re.findall(r"@(v\d+\.\d+\.\d+):\d+", text))
     assert tags <= {"v16.2.15", "v18.2.7", "v20.2.4"}, tags
     assert "flash never defers" in text and "fixed: flash defers too" in text        # the row says what changed
+
+
+def test_lab04_charges_a_large_write_one_io_per_blob():
+    """Lab 04's table said 'a direct write adds its own aio (2 I/Os)' and put a 4 MiB write at 2
+    I/Os, 12 in flight; _txc_calc_cost counts every queued aio, one per 64 KiB blob."""
+    for path in lab_files("04-throttles"):
+        text = plain(path)
+        assert "a direct write adds its own aio (2 I/Os)" not in text, path
+        assert "one aio each: 2 I/Os for 64 KiB, 65 for 4 MiB" in text, path
+    assert "BlockDevice.cc@v18.2.7:78" in FACTS.read_text(encoding="utf-8")
