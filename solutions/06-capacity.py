@@ -394,6 +394,8 @@ assert isinstance(my_objects, (int, np.integer)) and not isinstance(my_objects, 
 # %%
 assert 0 < q5_avail_drop_mib < 100 * my_objects, \
     "In MiB, a drop (before minus after): think about what MAX AVAIL counts, the client's data or the raw space its copies take"
+assert q5_avail_drop_mib < 2 * 4 * my_objects, \
+    "Your drop counts every copy's raw space: MAX AVAIL is already divided by the pool's size, it is what clients can still store"
 
 # %%
 # HIDDEN

@@ -8,7 +8,9 @@ test = {   'all_or_nothing': True,
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': '>>> assert 0 < q5_avail_drop_mib < 100 * my_objects, "In MiB, a drop (before minus after): think about what MAX AVAIL counts, the client\'s data or '
-                                               'the raw space its copies take"\n',
+                                               'the raw space its copies take"\n'
+                                               '>>> assert q5_avail_drop_mib < 2 * 4 * my_objects, "Your drop counts every copy\'s raw space: MAX AVAIL is already divided by the pool\'s size, it is '
+                                               'what clients can still store"\n',
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
