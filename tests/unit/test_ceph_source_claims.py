@@ -4,9 +4,7 @@ does (issue 46), and book/ceph-facts.md cites it as `path@tag:line`.
 The tests read this repository's files, not Ceph's source: the lab's source (solutions/NN.py), its
 executed solution and its student notebook (cell sources, not outputs), the helpers, README.md
 and the book. book/ceph-facts.md says where each line comes from."""
-import json
 import re
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -14,35 +12,15 @@ import pytest
 from cephlab.core import releases
 from cephlab.helpers import waf
 from cephlab.helpers.lab import LabSession
+from tests.claims_text import ROOT, check, lab_files, plain  # noqa: F401
 
-ROOT = Path(__file__).resolve().parents[2]
 FACTS = ROOT / "book" / "ceph-facts.md"
 
 
-def lab_files(stem):
-    return [ROOT / "solutions" / f"{stem}.py", ROOT / "solutions" / f"{stem}.ipynb",
-            ROOT / "labs" / stem / f"{stem}.ipynb"]
 
 
-def plain(path):
-    """The file's text with whitespace collapsed: a notebook's cell sources (no outputs), a
-    jupytext script without its Markdown's leading "# ", anything else as it is."""
-    raw = path.read_text(encoding="utf-8")
-    if path.suffix == ".ipynb":
-        raw = "\n".join("".join(c["source"]) for c in json.loads(raw)["cells"])
-    elif path.parent.name == "solutions":
-        raw = re.sub(r"(?m)^#[ \t]?", "", raw)
-    return " ".join(raw.split())
 
 
-def check(paths, absent=(), present=()):
-    for path in paths:
-        text = plain(path)
-        name = path.relative_to(ROOT)
-        for wrong in absent:
-            assert wrong not in text, f"{name} still says {wrong!r}"
-        for right in present:
-            assert right in text, f"{name} lacks {right!r}"
 
 
 # 1. The deferred pair: Pacific's bluestore_write_deferred_bytes is counted where the write path

@@ -4,43 +4,21 @@ Each test reads the text learners and graders get: the lab's source (solutions/N
 executed solution and its student notebook (the cells' sources, not their outputs), and the book.
 The wrong phrase must be gone from every copy and the right one present in each."""
 import json
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from models import iops
 from models import recovery as rec
+from tests.claims_text import ROOT, check, lab_files, plain  # noqa: F401
 
-ROOT = Path(__file__).resolve().parents[2]
 MiB = 1024 * 1024
 
 
-def lab_files(stem):
-    return [ROOT / "solutions" / f"{stem}.py", ROOT / "solutions" / f"{stem}.ipynb",
-            ROOT / "labs" / stem / f"{stem}.ipynb"]
 
 
-def plain(path):
-    """The file's text with whitespace collapsed: a notebook's cell sources (no outputs), a
-    jupytext script without its Markdown's leading "# ", Markdown and Python as they are."""
-    raw = path.read_text(encoding="utf-8")
-    if path.suffix == ".ipynb":
-        raw = "\n".join("".join(c["source"]) for c in json.loads(raw)["cells"])
-    elif path.parent.name == "solutions":
-        raw = re.sub(r"(?m)^#[ \t]?", "", raw)
-    return " ".join(raw.split())
 
 
-def check(paths, absent=(), present=()):
-    for path in paths:
-        text = plain(path)
-        name = path.relative_to(ROOT)
-        for wrong in absent:
-            assert wrong not in text, f"{name} still says {wrong!r}"
-        for right in present:
-            assert right in text, f"{name} lacks {right!r}"
 
 
 # 1. Lab 08 W1: raising osd_max_backfills alone halves the small cluster's recovery only.
