@@ -105,7 +105,7 @@ def test_a_release_without_filestore_expects_its_own_verdicts(tmp_path):
     pacific = _write(nbformat.read(solution, as_version=4), tmp_path)
     # Pacific's own outputs, judged by what Reef should print there: that verdict cell differs
     found = nv.mismatches(pacific, solution, reef)
-    assert len(found) == 1 and "4 comparisons agree" in found[0][1]
+    assert len(found) == 1 and "6 comparisons agree" in found[0][1]
 
 
 # -- a student version: judged on the cells it shares with the solution ------------------------------
