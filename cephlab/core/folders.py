@@ -182,6 +182,8 @@ def _probe_or_raise(folder: Path, target: Path, made: list[Path], create: bool) 
         _probe(target)
         return True
     except OSError as e:
+        if e.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True     # writable, but full: up's disk check says so and repairs (core.diskspace)
         if isinstance(e, FileNotFoundError) and not os.path.isdir(target):
             return False
         _unmake(made)
