@@ -175,16 +175,25 @@ def attack_notebook(lab: str, name: str, folder: Path) -> Path:
         return other_learner_notebook(lab, master, student, folder)
     setup, value = ATTACKS[name]
     setup = setup.replace("{root}", str(ROOT))         # where the instructor's files are, outside
-    cells = grading.answer_cells(student)
-    qs = {q.name: q for q in checks.questions(master)}
-    first = min(i for idx in cells.values() for i in idx)
-    for q, idx in cells.items():
-        for i in idx:
-            lines = [f"{n} = {value}" for n in qs[q].names] if value else []
-            student["cells"][i]["source"] = "\n".join(([setup] if i == first else []) + lines)
+    student = with_attack(master, student, head=setup, value=value)
     path = folder / name.replace(" ", "-").replace("'", "") / LEARNER / f"{lab}.ipynb"
     path.parent.mkdir(parents=True, exist_ok=True)
     return grading.copy_notebook(student, path)
+
+
+def with_attack(master, student, head="", value=None, tail=""):
+    """The student notebook with `head` before its first answer cell's lines and `tail` after its
+    last one's, and every answer variable its checks read assigned the code `value` (none when
+    None): each answer cell's source is replaced."""
+    cells = grading.answer_cells(student)
+    qs = {q.name: q for q in checks.questions(master)}
+    order = sorted(i for idx in cells.values() for i in idx)
+    for q, idx in cells.items():
+        for i in idx:
+            lines = [f"{n} = {value}" for n in qs[q].names] if value else []
+            student["cells"][i]["source"] = "\n".join(
+                ([head] if head and i == order[0] else []) + lines + ([tail] if tail and i == order[-1] else []))
+    return student
 
 
 def other_learner_notebook(lab, master, student, folder):

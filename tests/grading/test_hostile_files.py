@@ -29,9 +29,10 @@ import time
 
 import pytest
 
-from cephlab.course import checks, grading
+from cephlab.course import grading
 from cephlab.course.notebooks import LABS, ROOT, solution_notebooks
 from tests.grading.conftest import HOSTILE as SUMMARY
+from tests.grading.test_attacks import with_attack
 
 ALL_LABS = [p.stem for p in solution_notebooks()]
 CELL_LABS = ("01-redundancy", "08-failure-and-recovery")
@@ -116,16 +117,9 @@ def hostile_cells(lab: str, big_values: bool) -> dict:
     answer variable left unanswered, or (big_values) a list of 200,000 numbers."""
     master = grading.read(grading.solution_path(lab))
     nb = grading.read(LABS / lab / f"{lab}.ipynb")
-    cells = grading.answer_cells(nb)
-    qs = {q.name: q for q in checks.questions(master)}
-    order = sorted(i for idx in cells.values() for i in idx)
-    for q, idx in cells.items():
-        for i in idx:
-            lines = [f"{n} = [1.5] * 200_000" for n in qs[q].names] if big_values else []
-            head = [CELL_ATTACK] if i == order[0] and not big_values else []
-            tail = [PROBE] if i == order[-1] and not big_values else []
-            nb["cells"][i]["source"] = "\n".join(head + lines + tail)
-    return nb
+    if big_values:
+        return with_attack(master, nb, value="[1.5] * 200_000")
+    return with_attack(master, nb, head=CELL_ATTACK, tail=PROBE)
 
 
 @pytest.fixture(scope="module")
