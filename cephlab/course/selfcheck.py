@@ -37,7 +37,6 @@ import sys
 from typing import Any
 
 RESULT_MODULE, RESULT_CLASS = "otter.test_files.abstract_test", "TestFile"   # every otter test file's base
-HINT_CAP = 300              # characters of one hint, as cephlab.course.checks.HINT_CAP
 SEPARATOR = "*" * 70        # doctest's line between failures
 NOT_DEFINED = re.compile(r"name '([^']{1,100})' is not defined")
 CODE_SPAN = re.compile(r"`([^`<>]+)`")
@@ -126,6 +125,7 @@ def hint(outcome: Any) -> str:
     error it raised (the first failure of a doctest, or an exception-style check's error)."""
     own = getattr(outcome.test_case, "failure_message", None)
     if own:
+        from cephlab.course.checks import HINT_CAP  # the grader's cap, one number for both
         return _bmp(str(own).strip().splitlines()[0]).strip()[:HINT_CAP]
     message = str(outcome.message or "")
     line = error_line(message)
