@@ -79,6 +79,34 @@ def serial_write_latency_ms(net_ms, disk_ms, osd_ms=0.0, replicas=3, slowest_dis
     return _check.scalar(net + osd + disk + chain + net)
 
 
+def measured_parts_latency_ms(net_ms, outside_ms, commit_ms, subop_ms=0.0, replicas=3, serial=False):
+    """A write's latency from parts measured on a cluster (lab 00's measurement):
+
+        parallel (Ceph):    T = outside + 2 x net + max(commit, R x (2 x net + subop)),  R = [replicas > 1]
+        serial (contrast):  T = outside + 2 x net + commit + (replicas - 1) x (2 x net + subop)
+
+    outside_ms: what a write spends outside BlueStore's commit and the two client hops (client
+    library, messenger, the primary's op processing), read from a size-1 pool;
+    commit_ms: BlueStore's commit of the primary's copy (perf counter bluestore.commit_lat, Reef
+    and later txc_commit_lat: from the transaction's start to its commit in RocksDB);
+    subop_ms: one replica's sub-op, from receiving it to replying, its own commit included
+    (osd.subop_w_latency); net_ms: one hop. Milliseconds, vectorised (broadcast).
+    It is write_latency_ms with outside = osd, commit = disk and subop = osd + slowest disk.
+    Source: seed 000_ff3932318711fad8.txt (NAVER 2017), "Write Flow"; the counters:
+    BlueStore.cc@v18.2.7:12992-12993, ReplicatedBackend.cc@v18.2.7:97-110 (book/ceph-facts.md).
+    Provenance: course-defined (a sum of measured parts).
+    """
+    net = _check.non_negative("net_ms", net_ms)
+    outside = _check.non_negative("outside_ms", outside_ms)
+    commit = _check.non_negative("commit_ms", commit_ms)
+    subop = _check.non_negative("subop_ms", subop_ms)
+    size = _check.integer("replicas", replicas, lo=1, hi=20)
+    trip = 2 * net + subop
+    if serial:
+        return _check.scalar(outside + 2 * net + commit + (size - 1) * trip)
+    return _check.scalar(outside + 2 * net + np.maximum(commit, np.where(size > 1, trip, 0.0)))
+
+
 def write_path_steps(net_ms, disk_ms, osd_ms=0.0, replicas=3, slowest_disk_ms=None):
     """The write of write_latency_ms step by step (scalars only), for a table.
 

@@ -471,7 +471,7 @@ assert q6_subop_w == 20 * (my_pool_size - 1), "Each write reaches size - 1 repli
 # %% tags=["nbval-ignore-output"]
 from cephlab.helpers import experiment
 from cephlab.helpers.lab import LabSession
-from cephlab.helpers.latency import cpu_time, fsync_latencies_ms, model_vs_measured, write_latencies_ms
+from cephlab.helpers.latency import fsync_latencies_ms, model_vs_measured, write_latencies_ms, write_parts
 
 lab = LabSession("00", min_osds=3)
 c = lab.cluster
@@ -576,69 +576,94 @@ mine.assert_agree()
 # ## Measure: how long one small write takes
 #
 # Now time 100 writes of 4 KiB, one at a time (queue depth 1), to a size-1 pool, to the size-3
-# pool and to your pool (Q6). To fill in the model we measure its parts on this machine:
+# pool and to your pool (Q6). Q2's model needs its parts. Each OSD measures them for us in its
+# perf counters. The counters keep averages, so we compare them with the *mean* write.
 #
-# - **disk**: a 4 KiB write plus `fdatasync` on the file system that holds the OSDs' files
-#   (BlueStore commits a small write the same way: write, then flush);
-# - **osd**: the CPU time the OSD processes spent, per write and per copy, read from
-#   `/proc/<pid>/task/*/schedstat` while the writes ran;
+# - **BlueStore's commit** (`bluestore.commit_lat`; Reef and later call it `txc_commit_lat`): the
+#   time from the start of a BlueStore transaction to its commit in RocksDB. This is the model's
+#   *disk* term.
+# - **A replica's sub-op** (`osd.subop_w_latency`): from the moment a replica receives the
+#   primary's copy to its reply, its own commit included.
+# - **Outside the commit**: what a size-1 write spends besides its commit and its two hops. That is
+#   the client library, the messenger and the primary's work on the op. We read it from the size-1
+#   pool (mean write − commit − 2 hops). This is the model's *osd* term.
 # - **net**: one hop over the loopback interface, 0.05 ms (all daemons run on this machine).
+#
+# We also time the bare flush: a 4 KiB write plus `fdatasync` on the file system that holds the
+# OSDs' files. BlueStore's commit of a small write is more than that flush. The transaction first
+# waits for BlueStore's kv_sync thread. That thread writes a batch of transactions to RocksDB's
+# write-ahead log and then flushes the device. On these OSDs (hard-disk class) the 4 KiB of data
+# travel inside that log entry, as a *deferred* write (lab 04 counts them).
 
 # %% tags=["nbval-ignore-output"]
 WRITES = 100
 if 1 not in pools:
     pools[1] = lab.replicated_pool("rep1", size=1, pg_num=8)
-disk_ms = statistics.median(fsync_latencies_ms(c.dir / "tmp", count=50))
+flush_ms = statistics.median(fsync_latencies_ms(c.dir / "tmp", count=50))
 timing = {}
 for size, pool in sorted(pools.items()):
-    with cpu_time(c) as t:
+    with write_parts(c) as parts:
         lat = write_latencies_ms(c, pool, count=WRITES)
-    timing[size] = {"median ms": statistics.median(lat), "p10 ms": float(np.percentile(lat, 10)),
-                    "p90 ms": float(np.percentile(lat, 90)),
-                    "OSD CPU ms per copy": sum(t["cpu_ms"].values()) / (WRITES * size),
-                    "run-queue wait ms per write": sum(t["wait_ms"].values()) / WRITES}
-print(f"disk commit (4 KiB + fdatasync): median {disk_ms:.3f} ms")
+    timing[size] = {"mean ms": statistics.fmean(lat), "p10 ms": float(np.percentile(lat, 10)),
+                    "p90 ms": float(np.percentile(lat, 90)), "commit ms": parts["commit ms"],
+                    "subop_w ms": parts["subop_w ms"]}
+print(f"the bare flush (4 KiB + fdatasync): median {flush_ms:.3f} ms; "
+      f"BlueStore's commit of a 4 KiB write (size-1 pool): mean {timing[1]['commit ms']:.3f} ms")
 measured = pd.DataFrame(timing).T.rename_axis("size")
 measured
 
 # %% [markdown]
 # ### Model vs measurement
-# The model counts the CPU *work* of each step, but on this 2-core machine six daemons, this
-# notebook (and, in class, other labs) share two cores, so each step can also *wait* for a core;
-# the last column above measures that wait. The table sets the median next to two sums of parts,
-# Ceph's (replicas in parallel) and "copies one by one", and asks whether this run could tell them
-# apart at all: only if they differ by more than the run's blur, the run-queue wait per write
-# (which neither model has and which can add that much) plus the p10-p90 spread of the writes.
-# This is a measurement with no pass/fail claim: on a loopback "network" and a flash-backed
-# "disk" the two models differ by one disk commit at size 2 and, at size 3, by one replica's
-# round trip (two hops and that replica's OSD CPU time) plus two disk commits. A run-queue wait
-# that grows with the copies can swamp that, and then no tolerance could accept Ceph's model and
-# reject the serial one (the "tells apart" column says whether your run could). The fan-out
-# itself was shown exactly by the counters above.
+# The table puts the mean write next to two sums of the measured parts. One is Ceph's way, Q2's
+# model: the primary commits its copy while the replicas commit theirs. The other is "copies one
+# by one". At size 1 the model equals the measurement by construction, because the part outside
+# the commit was read there. Sizes 2 and 3 are predictions.
+#
+# The check is on size 3, where the two models lie furthest apart. **Its tolerance is −15 %/+75 %.**
+# The ±15 % is the spread over 5 runs of this lab on the course's 2-core machine. The extra +60 %
+# is room for what the model leaves out, which can only add time. The model reads the part
+# outside the commit at size 1. At size 3 the primary also sends two sub-ops and handles two
+# replies, and three OSDs share two cores, so that part grows. The column "outside, this size"
+# shows how much it grew in your run. The negative control is "copies one by one". It waits for
+# each replica in turn, so at size 3 it lies one commit and one more replica round trip above
+# Ceph's model, outside that room.
 
 # %% tags=["nbval-ignore-output"]
-latency = model_vs_measured(timing, disk_ms, LOOPBACK_ONE_WAY_MS)
+latency = model_vs_measured(timing, LOOPBACK_ONE_WAY_MS)
+gap_size = my_size if my_size > 1 else 3
 run = experiment.RunFigures()
-run.record(gap_ms=latency.loc[my_size, "gap"])
-latency.round(3)
+run.record(gap_ms=latency.loc[gap_size, "gap"])
+SPREAD, WAITS = 0.15, 0.60      # the tolerance's two parts (the text above)
+parallel = Comparison()
+parallel.add("size-3 write, mean of 100", model=latency.loc[3, "model"], measured=latency.loc[3, "measured"],
+             unit="ms", rel_tol=SPREAD, above=WAITS,
+             why="spread of 5 runs; the part outside the commit grows with the copies (sub-ops sent, "
+                 "replies handled, three OSDs on two cores) and only adds",
+             control=("copies one by one", latency.loc[3, "serial model"]))
+latency.drop(columns="gap").round(3)
 
 # %%
 fig, ax = plots.figure()
 plots.bars_model_vs_measured(ax, [f"size {s}" for s in latency.index], list(latency["model"]),
-                             list(latency["measured"]), ylabel="ms per 4 KiB write (QD 1)")
+                             list(latency["measured"]), ylabel="mean ms per 4 KiB write (QD 1)")
 ax.axhline(latency.loc[3, "serial model"], color="gray", linestyle=":", label="size 3, copies one by one (model)")
 ax.legend()
 plots.show(fig)
 
-# %% [markdown]
-# **Your gap.** Read the row of your pool's size: by how many milliseconds did the median write
-# exceed the model's sum of parts (negative if it was faster)? Store `my_gap_ms`, measured minus
-# model in ms (the table `latency` has the columns `measured` and `model`, a row per size:
-# `latency.loc[size, "measured"]`), and run the check. Then compare it with the run-queue wait per
-# write in the same row.
+# %% tags=["nbval-ignore-output"]
+parallel.table()
 
 # %%
-my_gap_ms = latency.loc[my_size, "measured"] - latency.loc[my_size, "model"]  # SOLUTION
+parallel.assert_agree()
+
+# %% [markdown]
+# **Your gap.** Read the row of your pool's size in the table `latency` (size 3 if you chose size
+# 1, whose model equals its measurement by construction). By how many milliseconds did the mean
+# write exceed the model (negative if it was faster)? Store `my_gap_ms`, measured minus model in ms
+# (a number: `latency.loc[size, "measured"] - latency.loc[size, "model"]`), and run the check.
+
+# %%
+my_gap_ms = latency.loc[gap_size, "measured"] - latency.loc[gap_size, "model"]  # SOLUTION
 run.check("my_gap_ms", my_gap_ms, "gap_ms",
           hint="take your size's row of the table above: measured ms minus model ms (not the ratio)")
 
@@ -679,14 +704,16 @@ print("the object outlived its primary OSD: that is persistent storage")
 # - **Persistence**: stopping the primary did not lose the object; the cluster map named a new
 #   primary among the surviving copies and the read went there. The daemon was ephemeral, the
 #   data was not.
-# - **Latency**: the model (network hops + OSD CPU + one disk commit, replicas in parallel) puts
-#   a size-3 write at about one replica round trip more than a size-1 write, under the "copies
-#   one by one" line. Here the "network" is a loopback and the "disks" are files on one virtual
-#   disk, so the OSDs' CPU work, and waiting for a CPU, dominate. When the wait blurs the
-#   measurement by more than the two models differ (this run's figures below say whether it
-#   did), the latency alone cannot say which one Ceph follows; the counters can. On real hardware with 7.2k SATA disks, the disk term (about
-#   12.7 ms) would dominate instead, the two models would differ by a whole disk commit per extra
-#   copy, and one slow disk would set the pace for every write that touches it.
+# - **Latency**: the model adds up parts that the OSDs measured themselves. A size-3 write costs
+#   what a size-1 write costs, plus the part of one replica's round trip that outlasts the
+#   primary's own commit. The check above says whether your size-3 write stayed within the
+#   model's tolerance and whether "copies one by one" fell outside it.
+# - **The disk term** is BlueStore's commit, not the bare flush. BlueStore ends a commit with the
+#   same `fdatasync`, but the transaction first waits for the kv_sync thread, and BlueStore writes
+#   its device file with direct I/O, not through the page cache as the probe does. So the two can
+#   differ either way on one disk: your figures below say which way they went. On real hardware
+#   with 7.2k SATA disks the flush itself (about 12.7 ms, seed 000's disks) would dominate, and one
+#   slow disk would set the pace for every write that touches it.
 #
 # This run's figures:
 
@@ -694,25 +721,25 @@ print("the object outlived its primary OSD: that is persistent storage")
 conclusions.render("""
 - **Your pool (size {size}):** {n} writes gave {op_w} `op_w` and {subop_w} `subop_w` over all
   OSDs (model {model_op_w} and {model_subop_w}).
-- **Latency, size {size}:** median {measured:.2f} ms against the model's {model:.2f} ms, a gap of
-  {gap:.2f} ms; the OSDs' threads waited {wait:.2f} ms in all per write for a CPU.
-- **Latency, size 3:** median {m3:.2f} ms against {model3:.2f} ms (copies one by one:
-  {serial3:.2f} ms); run-queue wait {wait3:.2f} ms per write. The two models differ by
-  {differ3:.2f} ms and this run's blur (wait + p10-p90 spread) was {blur3:.2f} ms: {verdict}.
+- **Latency, size 3:** mean {m3:.2f} ms against the model's {model3:.2f} ms ({ratio3:.2f} x the
+  model; the check allows {low:.2f} to {high:.2f} x); copies one by one: {serial3:.2f} ms.
+- **The parts:** BlueStore's commit {commit1:.2f} ms at size 1 and {commit3:.2f} ms at size 3; a
+  replica's sub-op {subop3:.2f} ms; outside the commit {outside:.2f} ms; the bare flush
+  {flush:.3f} ms.
+- **Your row (size {gap_size}):** mean {measured:.2f} ms against {model:.2f} ms, a gap of {gap:.2f} ms.
 """, size=my_size, n=COUNTED, op_w=ops["op_w"], subop_w=ops["subop_w"], model_op_w=COUNTED,
-    model_subop_w=COUNTED * (my_size - 1), measured=latency.loc[my_size, "measured"],
-    model=latency.loc[my_size, "model"], gap=latency.loc[my_size, "gap"],
-    wait=latency.loc[my_size, "run-queue wait"], m3=latency.loc[3, "measured"], model3=latency.loc[3, "model"],
-    serial3=latency.loc[3, "serial model"], wait3=latency.loc[3, "run-queue wait"],
-    differ3=latency.loc[3, "models differ by"], blur3=latency.loc[3, "blur"],
-    verdict=("this run could tell them apart" if latency.loc[3, "tells apart"]
-             else "the latency alone cannot tell them apart on this machine"))
+    model_subop_w=COUNTED * (my_size - 1), m3=latency.loc[3, "measured"], model3=latency.loc[3, "model"],
+    ratio3=latency.loc[3, "measured"] / latency.loc[3, "model"], serial3=latency.loc[3, "serial model"],
+    commit1=latency.loc[1, "BlueStore commit"], commit3=latency.loc[3, "BlueStore commit"],
+    subop3=latency.loc[3, "replica sub-op"], outside=latency.loc[1, "outside the commit"], flush=flush_ms,
+    gap_size=gap_size, measured=latency.loc[gap_size, "measured"], model=latency.loc[gap_size, "model"],
+    gap=latency.loc[gap_size, "gap"], low=1 - SPREAD, high=1 + SPREAD + WAITS)
 
 # %% [markdown]
-# **W2. How far was your size-3 write from the model's sum of parts, and why could this run not
-# decide between "replicas in parallel" and "copies one by one" from latency?** Use the gap, the
-# run-queue wait and the difference between the two models from your run, for size 3 and for
-# your pool (graded by hand).
+# **W2. Which of the two models does your size-3 write support, and what took its time?** Use
+# your run's figures above: the model, "copies one by one" and the measured mean for size 3, and
+# the parts. Name the largest part, and say why BlueStore's commit took a different time from the
+# bare flush. Two to four sentences (graded by hand).
 #
 # *Your answer:*
 

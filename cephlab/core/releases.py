@@ -34,7 +34,11 @@ from cephlab.core import ceph_version
 #   just before its aio_write in _deferred_submit_unlock; BlueStore.cc@v18.2.7:13976,
 #   @v20.2.4:15540 (Pacific the same, before the aio_write whose ceph_assert is
 #   BlueStore.cc@v16.2.15:12794).
+# - commit_lat -> txc_commit_lat: a transaction's time from its start to its commit in the key-value
+#   store (_txc_committed_kv: mono_clock::now() - txc->start); BlueStore.cc@v18.2.7:5090 (the name)
+#   and :12992-12993, @v20.2.4:6317 and :14751-14752 (Pacific's name: its `perf dump`, measured).
 _REEF_COUNTERS = {
+    "commit_lat": "txc_commit_lat",
     "bluestore_write_big_bytes": "write_big_bytes",
     "bluestore_write_small_bytes": "write_small_bytes",
     "bluestore_write_deferred_bytes": "issued_deferred_write_bytes",

@@ -2,22 +2,34 @@
 
     lat = write_latencies_ms(c, pool, count=100)        # client-side ms per 4 KiB write, QD 1
     disk = fsync_latencies_ms(c.dir / "tmp")             # ms per 4 KiB write + fdatasync
-    with cpu_time(c) as t:                               # OSD CPU time and run-queue wait
+    with write_parts(c) as parts:                        # the OSDs' own averages during the block
         write_latencies_ms(c, pool, count=100)
-    t["cpu_ms"], t["wait_ms"]                            # {daemon: ms} during the block
-    model_vs_measured(timing, disk_ms, net_ms)           # per pool size: both models, the run
+    parts["commit ms"], parts["subop_w ms"]              # BlueStore's commit, a replica's sub-op
+    with cpu_time(c) as t:                               # OSD CPU time and run-queue wait
+        ...
+    model_vs_measured(timing, net_ms)                    # per pool size: both models, the run
+
+The parts come from each OSD's perf counters, averages kept as (sum, count), so a write's parts
+are measured where they happen:
+- `bluestore.commit_lat` (Reef and later: `txc_commit_lat`): a BlueStore transaction's time
+  from its start to its commit in RocksDB, BlueStore.cc@v18.2.7:12992-12993. For a small write
+  that is more than one flush of the disk: the transaction waits for the kv_sync thread, which
+  writes a batch of transactions to RocksDB's write-ahead log (a small write's data rides in it as
+  a deferred write) and then flushes the device.
+- `osd.subop_w_latency`: a replica's time from receiving the primary's sub-op to replying,
+  its own commit included, ReplicatedBackend.cc@v18.2.7:97-110.
+- `osd.op_w_latency`: the primary's time from receiving the client's write to replying,
+  PrimaryLogPG.cc@v18.2.7:4389 and :4416.
 
 CPU and wait times come from /proc/<pid>/task/*/schedstat (ns on a CPU, ns runnable but waiting
 for one), summed over every thread of the daemon, so they work only where the daemons run on
 this machine (Cluster.local_daemons).
 
-model_vs_measured sets the measured median next to the parallel (Ceph's) and the serial
-("copies one by one") sum of parts, and says whether the run can tell the two apart: only when
-they differ by more than the run's own blur, the run-queue wait per write (an effect neither
-model has, which can add up to that much) plus the p10-p90 spread of the writes. On a 2-core
-machine with loopback "network" and a flash-backed "disk" it cannot: the two differ by about one
-disk commit and one hop, far less than the wait. That is a finding, not a check, so there is no
-tolerance: the fan-out itself is shown by the perf counters, exactly.
+model_vs_measured is models.writepath.measured_parts_latency_ms (write_latency_ms in measured
+parts): the disk term is BlueStore's commit at that pool size, a replica's part is its sub-op
+time, and what a size-1 write spends outside its commit (client library, messenger, the
+primary's op processing) is read from the size-1 pool. The counters give means, so the measured
+side is the mean write too.
 """
 from __future__ import annotations
 
@@ -29,7 +41,7 @@ from typing import TYPE_CHECKING
 
 from cephlab.core import proc
 from cephlab.core.errors import ClusterError
-from models.writepath import serial_write_latency_ms, write_latency_ms
+from models.writepath import measured_parts_latency_ms
 
 if TYPE_CHECKING:       # pandas costs ~0.3 s to import, and every `cephlab` command imports this module
     import pandas as pd
@@ -106,20 +118,61 @@ def cpu_time(cluster, kind="osd"):
         result["wait_ms"][name] = (after[name][1] - before[name][1]) / 1e6
 
 
-def model_vs_measured(timing, disk_ms, net_ms) -> pd.DataFrame:
-    """timing: {pool size: {"median ms", "p10 ms", "p90 ms", "OSD CPU ms per copy",
-    "run-queue wait ms per write"}} from lab 00's measurement. A row per size: the parallel and
-    serial models (ms), the measured median, the gap (measured - parallel model), the blur (wait
-    + p90 - p10) and whether the two models differ by more than it ("tells apart")."""
+# (section, Pacific's name) of the averages write_parts reads; releases.Release.counter renames them
+PART_COUNTERS = {"op_w ms": ("osd", "op_w_latency"), "subop_w ms": ("osd", "subop_w_latency"),
+                 "commit ms": ("bluestore", "commit_lat")}
+
+
+def _averages(cluster) -> dict[int, dict[str, tuple[float, int]]]:
+    """{osd: {part: (seconds summed, count)}} of every up OSD's PART_COUNTERS."""
+    release = cluster.release()
+    out = {}
+    for osd in cluster.up_osds():
+        dump = cluster.perf_dump(osd)
+        averages = {part: dump[section][release.counter(name)] for part, (section, name) in PART_COUNTERS.items()}
+        out[osd] = {part: (avg["sum"], avg["avgcount"]) for part, avg in averages.items()}
+    return out
+
+
+@contextlib.contextmanager
+def write_parts(cluster):
+    """with write_parts(c) as parts: ...   then parts = {part: mean ms over every OSD during the
+    block, or None when no OSD counted one}, for the parts of PART_COUNTERS, and
+    {part}" count" the number of events behind each mean."""
+    before = _averages(cluster)
+    result: dict[str, float | None] = {}
+    yield result
+    after = _averages(cluster)
+    for part in PART_COUNTERS:
+        total = sum(after[o][part][0] - before[o][part][0] for o in after.keys() & before.keys())
+        count = sum(after[o][part][1] - before[o][part][1] for o in after.keys() & before.keys())
+        result[part] = total / count * 1e3 if count else None
+        result[f"{part} count"] = count
+
+
+def model_vs_measured(timing, net_ms) -> pd.DataFrame:
+    """timing: {pool size: {"mean ms", "commit ms", "subop_w ms"}} from lab 00's measurement; size
+    1 must be there. A row per size: the measured parts, the parallel (Ceph's) and serial ("copies
+    one by one") models of models.writepath.measured_parts_latency_ms, the measured mean write and
+    the gap (measured - parallel model). "outside the commit" is read from the size-1 pool: its
+    mean write minus its commit minus two hops (at least 0); "outside, this size" is the same
+    reading at each size, the mean write minus the two hops and the slower of the commit and a
+    replica's round trip: where it grows with the copies, the gap comes from outside the OSDs'
+    counters (the primary sending sub-ops and handling replies, threads waiting for a core)."""
     import pandas as pd
 
+    one = timing[1]
+    outside = max(0.0, one["mean ms"] - one["commit ms"] - 2 * net_ms)
     rows = {}
     for size, m in sorted(timing.items()):
-        args = (net_ms, disk_ms, m["OSD CPU ms per copy"], size)
-        model, serial = float(write_latency_ms(*args)), float(serial_write_latency_ms(*args))
-        blur = m["run-queue wait ms per write"] + m["p90 ms"] - m["p10 ms"]
-        rows[size] = {"model": model, "serial model": serial, "measured": m["median ms"],
-                      "gap": m["median ms"] - model, "run-queue wait": m["run-queue wait ms per write"],
-                      "models differ by": serial - model, "blur": blur,
-                      "tells apart": serial - model > blur}
+        subop = m.get("subop_w ms") if size > 1 else None
+        args = dict(net_ms=net_ms, outside_ms=outside, commit_ms=m["commit ms"], subop_ms=subop or 0.0, replicas=size)
+        model = float(measured_parts_latency_ms(**args))
+        serial = float(measured_parts_latency_ms(**args, serial=True))
+        inside = float(measured_parts_latency_ms(**{**args, "outside_ms": 0.0})) - 2 * net_ms
+        rows[size] = {"outside the commit": outside, "outside, this size": m["mean ms"] - 2 * net_ms - inside,
+                      "BlueStore commit": m["commit ms"],
+                      "replica sub-op": float("nan") if subop is None else subop,
+                      "model": model, "serial model": serial, "measured": m["mean ms"],
+                      "gap": m["mean ms"] - model}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("size")

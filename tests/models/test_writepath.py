@@ -5,7 +5,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from models import iops
-from models.writepath import replica_round_trip_ms, serial_write_latency_ms, write_latency_ms, write_path_steps
+from models.writepath import (
+    measured_parts_latency_ms,
+    replica_round_trip_ms,
+    serial_write_latency_ms,
+    write_latency_ms,
+    write_path_steps,
+)
 
 # Worked by hand from T = net + osd + max(disk, [R > 1] (2 net + osd + slowest)) + net.
 GOLDEN = {
@@ -82,3 +88,29 @@ def test_invalid_inputs_name_the_parameter(kw, word):
     args = {"net_ms": 0.1, "disk_ms": 1.0, "osd_ms": 0.5, "replicas": 3, **kw}
     with pytest.raises(ValueError, match=word):
         write_latency_ms(**args)
+
+
+@given(st.floats(0, 1), st.floats(0, 20), st.floats(0, 5), st.integers(1, 6))
+def test_measured_parts_is_write_latency_in_other_words(net, disk, osd, r):
+    """outside = osd, commit = disk and a replica's sub-op = its osd + disk: the same write."""
+    parts = measured_parts_latency_ms(net, osd, disk, osd + disk, r)
+    assert parts == pytest.approx(write_latency_ms(net, disk, osd, r))
+    serial = measured_parts_latency_ms(net, osd, disk, osd + disk, r, serial=True)
+    assert serial == pytest.approx(serial_write_latency_ms(net, disk, osd, r))
+
+
+def test_measured_parts_golden():
+    """Lab 00's run by hand (tests/unit/test_latency_table.py): 0.346 ms outside, 1.493 ms commit,
+    1.729 ms sub-op, size 3 over loopback: 2.275 ms in parallel, 5.597 ms one by one."""
+    assert measured_parts_latency_ms(0.05, 0.346, 1.493, 1.729, 3) == pytest.approx(2.275)
+    assert measured_parts_latency_ms(0.05, 0.346, 1.493, 1.729, 3, serial=True) == pytest.approx(5.597)
+    assert np.allclose(measured_parts_latency_ms(0.05, 0.346, 1.493, 1.729, np.array([1, 2, 3])),
+                       [1.939, 2.275, 2.275])
+
+
+@pytest.mark.parametrize("kw, word", [(dict(outside_ms=-1), "outside_ms"), (dict(commit_ms=-0.1), "commit_ms"),
+                                      (dict(subop_ms=-2), "subop_ms"), (dict(replicas=0), "replicas")])
+def test_measured_parts_rejects_bad_input(kw, word):
+    args = {**dict(net_ms=0.05, outside_ms=0.3, commit_ms=1.0, subop_ms=1.2, replicas=3), **kw}
+    with pytest.raises(ValueError, match=word):
+        measured_parts_latency_ms(**args)
