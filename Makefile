@@ -10,7 +10,7 @@ test:   ## set up what is missing, run every test (models, oracles, cluster, not
 check:  ## the fast loop (about a minute): ruff, mypy and the pure tests; no cluster, no OS packages
 	bash cephlab/bootstrap.sh check
 
-setup:  ## only install OS packages and the .venv
+setup:  ## only install the OS packages and the .venv the labs need (no test tools)
 	bash cephlab/bootstrap.sh setup
 
 .PHONY: lock
@@ -34,12 +34,14 @@ image:  ## the lab's OCI image (JupyterLab, the student labs, the mini cluster) 
 
 .PHONY: book
 book:   ## the course site (solutions with their outputs, instructor guide, references) in book/_build/html/
+	bash cephlab/bootstrap.sh venv --test
 	.venv/bin/python book/build_book.py
 
 .PHONY: book-instructor book-learner release
 book-instructor: book  ## the instructor site (= make book)
 
 book-learner: ## the learners' course site (student notebooks: no answers, no hidden tests, no guide) in build/learner-site/_build/html/
+	bash cephlab/bootstrap.sh venv --test
 	.venv/bin/python book/build_book.py --audience learner
 
 release: ## the student release (no solutions, no hidden tests) in build/release/ceph-storage-lab/ and its .tar.gz to publish

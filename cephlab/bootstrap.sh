@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Set up what is missing, then run the lab or the tests.
-#   cephlab/bootstrap.sh setup [--test]   OS packages (the labs', --test adds the tests') + .venv
+#   cephlab/bootstrap.sh setup [--test]   OS packages and .venv for the labs; --test adds the tests'
 #   cephlab/bootstrap.sh lab     setup, start the mini cluster, open JupyterLab on labs/
-#   cephlab/bootstrap.sh test    setup, run the whole test suite
+#                                (CEPHLAB_NO_CLUSTER=1: JupyterLab only; arguments go to `jupyter lab`)
+#   cephlab/bootstrap.sh test    setup --test, run the whole test suite
 #   cephlab/bootstrap.sh check   the fast loop: ruff, mypy and the pure tests (no cluster, no OS packages)
+#   cephlab/bootstrap.sh venv [--test]   only the .venv (--test: with the test tools, e.g. jupyter-book)
 #   cephlab/bootstrap.sh lock    renew constraints.txt (the pinned Python packages)
+# A run with nothing to set up prints nothing of its own; JupyterLab prints its address and its
+# warnings and errors only (cephlab/jupyter/).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -61,24 +65,46 @@ ensure_os_packages() {
 LOCK="$ROOT/constraints.txt"
 DROP="$ROOT/cephlab/pip-drop.txt"     # installed as dependencies, removed again: see the file
 
+# pip's warning filter for the install of this project. setuptools ends every editable install of
+# it with an "Editable installation." note ("Please be careful with folders in your working
+# directory with the same name as your package"), which pip prints as a BuildBackendWarning
+# although nothing is wrong. Python's warning filter (PYTHONWARNINGS, the -W syntax
+# action:message-start:category) drops that one note, in pip and in its build back end; every
+# other warning and every error still shows. Ours comes last, so it wins over a user's own.
+PIP_WARNINGS="${PYTHONWARNINGS:+$PYTHONWARNINGS,}ignore:Editable installation.:UserWarning"
+
+# The .venv comes in two sizes: "lab" (pyproject's dependencies: what the labs, `make lab` and
+# `make setup` need) and "test" (plus the [test] extras: pytest, hypothesis, nbval, ruff, mypy,
+# jupyter-book, JupyterHub, ...: `make test`, `make check`, `setup --test`, `venv --test`). A
+# learner gets no test tools (Playwright's Python package still comes, without a browser, as
+# otter-grader's nbconvert[webpdf] asks for it); a .venv with them serves the labs too, and once
+# it has them it keeps them.
 ensure_venv() {
-    local stamp="$VENV/.cephlab-stamp" want
+    local level="${1:-lab}" stamp="$VENV/.cephlab-stamp" want have="" have_level=""
     # what decides the installed packages: pyproject.toml less its [tool.*] tables other than
     # setuptools' (a lint or test setting changes nothing installed), the lock and the drop list
     want="$( (awk '/^\[/ { skip = ($0 ~ /^\[+tool\./ && $0 !~ /^\[tool\.setuptools/) } !skip' \
               "$ROOT/pyproject.toml"; cat "$LOCK" "$DROP") | sha256sum | cut -c1-16)"
-    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$VENV/bin/cephlab" ]; then
-        return 0
+    if [ -f "$stamp" ] && [ -x "$VENV/bin/cephlab" ]; then
+        read -r have have_level < "$stamp" || true
+        have_level="${have_level:-test}"    # a stamp without a level: made when every .venv had the tests'
+        if [ "$have" = "$want" ] && { [ "$have_level" = test ] || [ "$level" = lab ]; }; then
+            return 0
+        fi
+        if [ "$have_level" = test ]; then level="test"; fi
     fi
     say "creating the Python environment in .venv (a few minutes the first time)"
     [ -x "$VENV/bin/python" ] || "$SYSTEM_PYTHON" -m venv --system-site-packages "$VENV"
     "$VENV/bin/python" -m pip install -q --upgrade pip
+    local project="$ROOT"
+    if [ "$level" = test ]; then project="${ROOT}[test]"; fi
     # --ignore-installed: every package comes from the lock into .venv, none from the system's
     # dist-packages (only rados/rbd, which PyPI does not have, are taken from there)
-    "$VENV/bin/python" -m pip install -q --ignore-installed -c "$LOCK" -e "${ROOT}[test]"
+    PYTHONWARNINGS="$PIP_WARNINGS" \
+        "$VENV/bin/python" -m pip install -q --ignore-installed -c "$LOCK" -e "$project"
     local drop; mapfile -t drop < <(read_list "$DROP")
     [ "${#drop[@]}" -eq 0 ] || "$VENV/bin/python" -m pip uninstall -q -y "${drop[@]}"
-    echo "$want" > "$stamp"
+    echo "$want $level" > "$stamp"
 }
 
 # Renew constraints.txt: the newest versions pyproject.toml allows, resolved in a scratch venv.
@@ -88,7 +114,8 @@ lock() {
     say "resolving the newest versions pyproject.toml allows (a minute or two)"
     "$SYSTEM_PYTHON" -m venv --system-site-packages "$tmp/venv"
     "$tmp/venv/bin/python" -m pip install -q --upgrade pip
-    "$tmp/venv/bin/python" -m pip install -q --ignore-installed -e "${ROOT}[test]"
+    PYTHONWARNINGS="$PIP_WARNINGS" \
+        "$tmp/venv/bin/python" -m pip install -q --ignore-installed -e "${ROOT}[test]"
     {
         echo "# Pinned Python packages for .venv (pip constraints), made by \`make lock\` on $(date -u +%F)"
         echo "# with $("$tmp/venv/bin/python" --version). Renew: make lock, then run CI (make test)."
@@ -113,21 +140,34 @@ ensure_hub_proxy() {
 }
 
 setup() {
-    # `setup --test` (and `test`) add the test-only packages
-    local test=0
-    if [ "${1:-}" = "--test" ]; then test=1; OS_PACKAGES+=("${TEST_PACKAGES[@]}"); fi
+    # `setup --test` (and `test`) add the test-only packages, OS and Python
+    local level="lab"
+    if [ "${1:-}" = "--test" ]; then level="test"; OS_PACKAGES+=("${TEST_PACKAGES[@]}"); fi
     timed "OS packages" ensure_os_packages
-    timed "Python environment" ensure_venv
-    if [ "$test" = 1 ]; then timed "hub proxy" ensure_hub_proxy; fi
+    timed "Python environment" ensure_venv "$level"
+    if [ "$level" = test ]; then timed "hub proxy" ensure_hub_proxy; fi
 }
+
+# JupyterLab's settings for the lab: cephlab/jupyter/ goes first on Jupyter's config path (see
+# its README.md: warnings and errors only in the log, no Jupyter news box over the notebooks).
+# container/start.sh does the same in the image.
+JUPYTER_SETTINGS="$ROOT/cephlab/jupyter"
 
 run_lab() {
     setup
-    # 4 OSDs: the failure and recovery lab loses one and still re-replicates size-3 pools
-    "$VENV/bin/cephlab" up --osds 4
+    local stop="stop it with Ctrl-C; stop the cluster with: .venv/bin/cephlab down"
+    if [ "${CEPHLAB_NO_CLUSTER:-0}" != 1 ]; then
+        # 4 OSDs: the failure and recovery lab loses one and still re-replicates size-3 pools
+        "$VENV/bin/cephlab" up --osds 4
+    else
+        stop="no cluster started (CEPHLAB_NO_CLUSTER=1); stop it with Ctrl-C"
+    fi
     local args=(--notebook-dir="$ROOT/labs" --ServerApp.ip=127.0.0.1)
     [ "$(id -u)" -eq 0 ] && args+=(--allow-root)
-    say "opening JupyterLab on labs/ (stop it with Ctrl-C; stop the cluster with: .venv/bin/cephlab down)"
+    # no browser to open (a server, ssh, a container): say nothing about it, the address is printed
+    "$VENV/bin/python" -c 'import webbrowser; webbrowser.get()' 2>/dev/null || args+=(--no-browser)
+    export JUPYTER_CONFIG_PATH="$JUPYTER_SETTINGS${JUPYTER_CONFIG_PATH:+:$JUPYTER_CONFIG_PATH}"
+    say "opening JupyterLab on labs/ ($stop)"
     exec "$VENV/bin/jupyter" lab "${args[@]}" "$@"
 }
 
@@ -142,7 +182,7 @@ run_tests() {
 # side by side (2 cores); each part's time is printed so a slow part shows up where it grew.
 PURE_TESTS=(tests/unit tests/models)     # = CHECKED_FOLDERS in tests/conftest.py
 run_check() {
-    timed "Python environment" ensure_venv
+    timed "Python environment" ensure_venv test
     cd "$ROOT"
     local start=$SECONDS t rc=0 mypy_log pytest_rc mypy_rc
     mypy_log="$(mktemp)"
@@ -169,8 +209,10 @@ run_check() {
 case "${1:-}" in
     check) shift; run_check "$@" ;;
     setup) shift; setup "$@" ;;
+    venv) if [ "${2:-}" = "--test" ]; then timed "Python environment" ensure_venv test
+          else timed "Python environment" ensure_venv lab; fi ;;
     lock) lock ;;
     lab) shift; run_lab "$@" ;;
     test) shift; run_tests "$@" ;;
-    *) die "usage: $0 setup [--test]|lab|test [args]|check [pytest args]|lock" ;;
+    *) die "usage: $0 setup [--test]|venv [--test]|lab|test [args]|check [pytest args]|lock" ;;
 esac

@@ -43,6 +43,10 @@ down() { [ "$cluster" = 1 ] && cephlab down; }
 if [ "${1:-}" = jupyter ] && [ "${2:-}" = lab ] && [ "$#" -eq 2 ]; then
     set -- jupyter lab --ip=0.0.0.0 --port=8888 --no-browser --notebook-dir="$WORK/labs"
 fi
+# The lab's JupyterLab settings, as `make lab` has them (cephlab/jupyter/README.md): the server
+# logs its address, warnings and errors only, and no Jupyter news box covers the notebooks. For
+# jupyterhub-singleuser (a hub's command) too.
+export JUPYTER_CONFIG_PATH="$COURSE/cephlab/jupyter${JUPYTER_CONFIG_PATH:+:$JUPYTER_CONFIG_PATH}"
 "$@" &
 child=$!
 trap 'kill -TERM "$child" 2>/dev/null' TERM INT

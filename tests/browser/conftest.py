@@ -34,11 +34,11 @@ def artifacts() -> Path:
 @pytest.fixture(scope="package")
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="pip install playwright (bash cephlab/bootstrap.sh setup)")
+                                   reason="pip install playwright (bash cephlab/bootstrap.sh setup --test)")
     exe = chromium_path()
     if exe is None:
         pytest.skip("the OS's Chromium is missing: sudo apt-get install chromium "
-                    "(bash cephlab/bootstrap.sh setup installs it; never `playwright install`)")
+                    "(bash cephlab/bootstrap.sh setup --test installs it; never `playwright install`)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=exe, args=CHROMIUM_FLAGS)  # a new empty profile each time
         yield b

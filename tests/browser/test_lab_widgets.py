@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-pytest.importorskip("playwright.sync_api", reason="pip install playwright (bash cephlab/bootstrap.sh setup)")
+pytest.importorskip("playwright.sync_api", reason="pip install playwright (bash cephlab/bootstrap.sh setup --test)")
 
 from tests.browser import labnotebooks  # noqa: E402
 from tests.browser.conftest import TIMINGS  # noqa: E402

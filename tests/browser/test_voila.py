@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-pytest.importorskip("playwright.sync_api", reason="pip install playwright (bash cephlab/bootstrap.sh setup)")
+pytest.importorskip("playwright.sync_api", reason="pip install playwright (bash cephlab/bootstrap.sh setup --test)")
 
 from tests.browser.conftest import PAGE_TIMEOUT_MS, TIMINGS  # noqa: E402
 from tests.browser.liveplot_page import DRAW_PROBE, LIVEPLOT, READOUT, move_first_slider  # noqa: E402
@@ -27,7 +27,7 @@ def _size3_readout(afr):
 @pytest.mark.browser
 @pytest.mark.timeout(300)
 def test_lab01_as_a_voila_app(browser, jupyterlab, artifacts):
-    pytest.importorskip("voila", reason="pip install voila (bash cephlab/bootstrap.sh setup)")
+    pytest.importorskip("voila", reason="pip install voila (bash cephlab/bootstrap.sh setup --test)")
     if not (jupyterlab.root_dir / APP_LAB).is_dir():
         pytest.fail(f"labs/{APP_LAB} is missing: the Voila test renders that lab")
     page = browser.new_page(viewport={"width": 1280, "height": 900})
