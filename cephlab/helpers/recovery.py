@@ -221,6 +221,22 @@ def wait_for_slots(cluster, osds, slots, timeout=10.0):
         return reserver_slots(cluster, osds)
 
 
+def config_entries(cluster, option):
+    """[(section, value)] of `option` in the monitors' config database (`ceph config dump`)."""
+    return [(e["section"], e["value"]) for e in cluster.ceph("config", "dump") if e["name"] == option]
+
+
+def wait_config_gone(cluster, option, timeout=30.0):
+    """Seconds until the config database holds no entry of `option`. Under mClock without
+    osd_mclock_override_recovery_settings each OSD removes a changed osd_max_backfills
+    (`config rm` for "osd" and "osd.N", OSD.cc@v18.2.7:10203-10246); PollTimeout, naming the
+    entries left, when that does not happen within `timeout` s."""
+    t0 = time.monotonic()
+    poll_until(lambda: not config_entries(cluster, option), timeout, f"no {option} in the config database",
+               interval=0.5, describe=lambda: f"entries: {config_entries(cluster, option)}")
+    return time.monotonic() - t0
+
+
 # What mClock's profile gives each class, as the OSD reports it (`config show`): the reservation
 # and limit of a class are fractions of the OSD's capacity from Reef on (0 as a limit: none).
 MCLOCK_OPTIONS = ("osd_op_queue", "osd_mclock_profile", "osd_mclock_override_recovery_settings",

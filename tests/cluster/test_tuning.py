@@ -46,3 +46,20 @@ def test_reverts_to_an_earlier_database_value_on_error(lab_cluster):
         assert lab_cluster.config_db("osd", "osd_memory_target") == "939524096"
     finally:
         lab_cluster.config_rm("osd", "osd_recovery_max_active_hdd")
+
+
+def test_config_entries_and_wait_config_gone(lab_cluster):
+    """recovery.config_entries reads the config database; wait_config_gone returns once an entry is
+    gone and, where nothing removes it (wpq on Pacific keeps a changed osd_max_backfills: no
+    mClock hold), times out naming the entry left (its negative control)."""
+    from cephlab.core.poll import PollTimeout
+    from cephlab.helpers import recovery as rh
+
+    with lab_cluster.tuning() as t:
+        t.set("osd", OPTION, 3)
+        assert ("osd", "3") in rh.config_entries(lab_cluster, OPTION)
+        if not lab_cluster.release().op_queue.startswith("mclock"):
+            with pytest.raises(PollTimeout, match="osd_max_backfills"):
+                rh.wait_config_gone(lab_cluster, OPTION, timeout=1.5)
+    assert rh.wait_config_gone(lab_cluster, OPTION, timeout=10) < 10
+    assert rh.config_entries(lab_cluster, OPTION) == []
