@@ -13,12 +13,14 @@ from __future__ import annotations
 import numpy as np
 
 from models import _check, data
+from models import throttle as thr
 
 MS_PER_S = 1000.0
 
 # Pacific's default bluestore_prefer_deferred_size_hdd (64 KiB) and _ssd (0): BlueStore sends a
 # new write smaller than this through the RocksDB WAL first (BlueStore::_do_alloc_write uses a
 # strict "<"), so the data reaches the device twice (Ceph code, v16.2.15 src/common/options.cc).
+# Twice in bytes, not in device writes: device_writes_per_write is 2 deferred or direct.
 PREFER_DEFERRED_SIZE_HDD = 65536
 PREFER_DEFERRED_SIZE_SSD = 0
 
@@ -44,7 +46,11 @@ def expected_write_iops(disk_iops, disks, replicas=3, journal_writes=1):
         IOPS = disk_iops x disks / (replicas x journal_writes)
 
     Units: IOPS. journal_writes counts device writes per replica write (2 for a FileStore journal
-    on the data disk or a BlueStore deferred write, 1 otherwise). Seed 000: 600 IOPS x 9 SAS
+    on the data disk, 2 for a BlueStore write that commits alone, device_writes_per_write; 1 when
+    only the data write counts). disk_iops is a rate the disk keeps for these writes: with
+    queue-depth-1 random IOPS (hdd_iops) the result is a lower bound, since a deep queue of
+    sorted or sequential writes costs a disk less per write (seed 000 case 1, journal on the
+    SAS disks: rule 900 with 600 IOPS per disk, 200 with hdd_iops' 133, measured 2,094). Seed 000: 600 IOPS x 9 SAS
     disks / 3 replicas = 1,800 (measured 2,094). Valid: disk_iops >= 0, disks >= 1, replicas >= 1,
     journal_writes >= 1. Vectorised. Source: seed 000_ff3932318711fad8.txt; provenance:
     course-defined (the seed's planning rule).
@@ -125,20 +131,28 @@ def cpu_ceiling_iops(cores, iops_per_core=1e4):
     return _check.scalar(cores * per_core)
 
 
-def device_writes_per_write(io_size, prefer_deferred_size=PREFER_DEFERRED_SIZE_HDD):
-    """Device writes BlueStore issues per replica write of io_size bytes (data only, no metadata).
+def device_writes_per_write(io_size, commit_share=1.0, max_blob_size=65536):
+    """Device writes BlueStore issues per replica write of io_size bytes: its data and its commit.
 
-        2 if io_size < prefer_deferred_size   (WAL first, then the data in place: deferred)
-        1 otherwise                            (written once, directly)
+        writes = commit_share + ceil(io_size / max_blob_size)
 
-    Defaults to the HDD threshold (64 KiB); pass PREFER_DEFERRED_SIZE_SSD (0) for flash, which
-    never defers new writes. Valid: io_size > 0, prefer_deferred_size >= 0. Vectorised.
-    Source: Ceph v16.2.15 BlueStore::_do_alloc_write and options.cc; provenance: Ceph code,
-    Pacific (a simplification: overwrites of allocated blocks smaller than min_alloc_size defer too).
+    A direct write sends its data (one aio per 64 KiB blob) and then commits the transaction to
+    RocksDB (a WAL write); a deferred write commits first, the data riding in the WAL record,
+    and writes the data in place later. Either way a 4 KiB or a 64 KiB write costs 2 device
+    writes when each transaction commits alone (commit_share = 1, one write in flight: the
+    count for a disk's queue-depth-1 random IOPS). With several in flight BlueStore's kv sync
+    thread commits them together and each pays 1 / (transactions per commit); commit_share = 0
+    is the limit of many, one device write per replica write. Deferral changes the bytes
+    (models.waf), not this count.
+    This is models.throttle.bluestore_device_ios, the same model lab 04 uses: the throttle's
+    charge (bluestore_write_ios) counts the commit and the direct aios, but not a deferred
+    write's in-place aio, which BlueStore queues after the commit.
+    Valid: io_size > 0 (bytes), 0 <= commit_share <= 1, max_blob_size > 0 (bytes). Vectorised.
+    Source: Ceph BlueStore::_txc_calc_cost, _kv_sync_thread (src/os/bluestore/BlueStore.cc,
+    v18.2.7) and bluestore_max_blob_size; provenance: Ceph code, v16.2-v20.2.
     """
     size = _check.positive("io_size", io_size)
-    threshold = _check.non_negative("prefer_deferred_size", prefer_deferred_size)
-    return _check.scalar(np.where(size < threshold, 2.0, 1.0))
+    return thr.bluestore_device_ios(size, max_blob_size, commit_share)
 
 
 def cluster_write_iops(device_iops, osds, replicas=3, wal_writes=1, cores=None, iops_per_core=1e4):
@@ -148,8 +162,9 @@ def cluster_write_iops(device_iops, osds, replicas=3, wal_writes=1, cores=None, 
         CPU bound  = cores x iops_per_core
         IOPS       = min(disk bound, CPU bound)
 
-    wal_writes is device_writes_per_write(...) for BlueStore (2 for small writes on HDD) or 2 for
-    a FileStore journal on the data disk. Valid as in expected_write_iops and cpu_ceiling_iops.
+    wal_writes is device_writes_per_write(...) for BlueStore (2 for a 4 KiB or a 64 KiB write
+    that commits alone) or 2 for a FileStore journal on the data disk. Valid as in
+    expected_write_iops and cpu_ceiling_iops.
     Vectorised. Sources: seeds 000 and 004; provenance: course-defined.
     """
     disk_bound = expected_write_iops(device_iops, osds, replicas, wal_writes)

@@ -199,17 +199,53 @@ BLUESTORE_THROTTLE_OPTIONS = {
 }
 
 
+def bluestore_device_ios(write_bytes, max_blob_size=65536, commit_share=1.0):
+    """Device writes one BlueStore replica write causes, first to last (vectorised over write_bytes).
+
+    ios = commit_share + ceil(write_bytes / max_blob_size)
+
+    direct:   one aio per blob of at most bluestore_max_blob_size (64 KiB), then the key-value
+              commit (a RocksDB WAL write) that records where the data went;
+    deferred: the commit, whose WAL record carries the data, then the same data written in
+              place later, one aio per blob (BlueStore's deferred queue).
+    The count is the same either way, so the function does not ask which: deferring changes the
+    bytes (the data is written twice, models.waf) and when the in-place write happens, not how
+    many writes reach the device.
+    commit_share: the part of one WAL write each transaction pays, 0 <= commit_share <= 1:
+      1 when every transaction commits alone (one write in flight, the queue-depth-1 count of a
+      disk-IOPS bound); BlueStore's kv sync thread commits every transaction queued since its
+      last commit in one synchronous RocksDB write (BlueStore::_kv_sync_thread), so with n
+      transactions per commit each pays 1 / n.
+    write_bytes: the replica write in bytes (> 0); max_blob_size: bytes (> 0).
+    bluestore_write_ios, what _txc_calc_cost charges, is this count with a whole commit and
+    without the deferred write's in-place aio, which is queued after the commit, outside the
+    transaction's own I/O context. models.iops.device_writes_per_write (lab 03) is this count.
+    Source: BlueStore::_txc_calc_cost (src/os/bluestore/BlueStore.cc@v18.2.7:12594),
+    IOContext::get_num_ios (src/blk/BlockDevice.cc@v18.2.7:78), one aio per
+    KernelDevice::aio_write (src/blk/kernel/KernelDevice.cc@v18.2.7:1086), the blob size
+    (src/common/options/global.yaml.in@v18.2.7:4659), BlueStore::_kv_sync_thread (the batch).
+    Provenance: Ceph code, v16.2-v20.2.
+    """
+    size = np.asarray(_check.positive("write_bytes", write_bytes), dtype=float)
+    blob = _check.positive("max_blob_size", max_blob_size)
+    share = _check.fraction("commit_share", commit_share)
+    return _check.scalar(share + np.ceil(size / blob))
+
+
 def bluestore_write_ios(write_bytes, deferred=False, max_blob_size=65536):
     """The I/Os one BlueStore write transaction is charged for (vectorised over write_bytes).
 
     ios = 1                                       deferred (its data rides in the commit)
     ios = 1 + ceil(write_bytes / max_blob_size)   direct
 
-    BlueStore cuts a direct write into blobs of at most bluestore_max_blob_size (64 KiB on HDD
-    and SSD) and queues one aio per blob; _txc_calc_cost charges one I/O for the key-value
-    commit plus one per queued aio (IOContext::get_num_ios counts pending_aios). So a 64 KiB
-    direct write is 2 I/Os, a 4 MiB one 65: at 670,000 bytes per I/O on HDD that is 47.7 MB of
-    a 64 MiB budget, one such transaction in flight per OSD, not a dozen.
+    That is bluestore_device_ios(write_bytes, max_blob_size, commit_share=1) less,
+    for a deferred write, its in-place aio (one per blob), which BlueStore queues only after the
+    commit and does not charge here. BlueStore cuts a direct write into blobs of at most
+    bluestore_max_blob_size (64 KiB on HDD and SSD) and queues one aio per blob; _txc_calc_cost
+    charges one I/O for the key-value commit plus one per queued aio (IOContext::get_num_ios
+    counts pending_aios). So a 64 KiB direct write is 2 I/Os, a 4 MiB one 65: at 670,000 bytes
+    per I/O on HDD that is 47.7 MB of a 64 MiB budget, one such transaction in flight per OSD,
+    not a dozen.
     write_bytes: the client write in bytes (> 0); max_blob_size: bytes (> 0).
     Source: BlueStore::_txc_calc_cost (src/os/bluestore/BlueStore.cc@v18.2.7:12594),
     IOContext::get_num_ios (src/blk/BlockDevice.cc@v18.2.7:78), one aio per
@@ -218,10 +254,9 @@ def bluestore_write_ios(write_bytes, deferred=False, max_blob_size=65536):
     2.002 and 65.002 I/Os per 64 KiB and 4 MiB transaction (the encoding's ~1.5 KB adds the
     0.002). Provenance: Ceph code, v16.2-v20.2, and measured.
     """
-    size = np.asarray(_check.positive("write_bytes", write_bytes), dtype=float)
-    blob = _check.positive("max_blob_size", max_blob_size)
-    aios = np.zeros_like(size) if deferred else np.ceil(size / blob)
-    return _check.scalar(1 + aios)
+    ios = np.asarray(bluestore_device_ios(write_bytes, max_blob_size, 1.0), dtype=float)
+    blobs = ios - 1.0                       # the data's aios, direct, or in place after a deferral
+    return _check.scalar(ios - blobs if deferred else ios)
 
 
 def bluestore_txc_cost(txn_bytes, ios=1, cost_per_io=670000):

@@ -9,7 +9,11 @@ Backends in Ceph Object Store", MSST 2017; Ceph Jewel 10.2.5, 16 OSDs, 3 replica
 - microbenchmark (fresh install per write size): FileStore WAF over 40 at 4 KiB, converging
   to 6 (3 replicas x 2 for the Ceph journal); KStore and BlueStore converging to 3;
 - long-term 4 KiB random writes on FileStore: data 3, Ceph metadata 0.702, Ceph journal
-  5.994, file system metadata 0.419, file system journal 3.635 (13.75 in all).
+  5.994, file system metadata 0.419, file system journal 3.635 (13.75 in all);
+- BlueStore's small writes, "Because the minimum extent size is set to 64KB": "Zero-filled data
+  for the hole" (a first write into a unit: bluestore_waf(4096, **BLUESTORE_JEWEL_HDD) = 52.0)
+  and "WAL (Write-Ahead Logging) for small overwrite" (a later write into it, overwrite=True:
+  10.0); its long run mixes the two (bluestore_longterm_waf: 12.9; the seed: "more than 13x").
 The lab's authors measured BlueStore on Ceph 16.2.15 (HDD class; data/bluestore_waf_reference.csv):
 4 KiB random overwrite, QD 16, WAF 10.0 = 5.25 RocksDB WAL + 3.0 deferred data + 1.07 BlueFS log
 + 0.68 not itemised; with bluestore_prefer_deferred_size_hdd = 0: 7.28.
@@ -39,9 +43,16 @@ FILESTORE_FRESH = {"ceph_metadata_bytes": 6648, "fs_metadata_bytes": 3969,
                    "fs_journal_bytes": 34439}
 
 # BlueStore as in seed 003 (Jewel, HDD): 64 KiB allocation unit, and a small write into a
-# hole is padded with zeros to the whole unit ("zero-filled data for the hole").
+# hole is padded with zeros to the whole unit ("zero-filled data for the hole"). That is the
+# first write into a unit; a later write into the same unit overwrites allocated blocks and
+# goes through the WAL ("WAL (Write-Ahead Logging) for small overwrite"): pass overwrite=True.
 BLUESTORE_JEWEL_HDD = {"min_alloc_size": 64 * KIB, "prefer_deferred_size": 0,
                        "zero_fill": True}
+
+# Seed 003's long-term workload: "4KB random writes with QD=128 until the total write amount
+# reaches 90% of the capacity (57.6GiB)" of its "64GiB KRBD".
+SEED003_IMAGE_BYTES = 64 * 1024 * MIB
+SEED003_LONGTERM_WRITTEN_BYTES = 0.9 * SEED003_IMAGE_BYTES
 
 
 class WAF(float):
@@ -108,18 +119,33 @@ def filestore_waf(write_bytes, replicas=3, page_size=4096, journal_block=4096,
 
 def bluestore_waf(write_bytes, replicas=3, min_alloc_size=4096, prefer_deferred_size=65536,
                   block_size=4096, zero_fill=False, kv_bytes=3072, bluefs_log_bytes=1461,
-                  sst_bytes=928):
+                  sst_bytes=928, overwrite=False):
     """BlueStore WAF per client write of write_bytes (vectorised over write_bytes).
 
     Per replica, in bytes per client write:
-    - w < prefer_deferred_size (deferred write): the data goes into the RocksDB WAL with the
-      transaction, then to its place on disk:
+    - deferred write: the data goes into the RocksDB WAL with the transaction, then to its
+      place on disk:
         rocksdb_wal = ceil(w / block) * block + kv_bytes, deferred_data = ceil(w / block) * block
+      A write is deferred when w < prefer_deferred_size, or when overwrite is true and
+      w < min_alloc_size (an overwrite of allocated blocks inside one allocation unit is
+      deferred with no size test: BlueStore::_do_write_small, src/os/bluestore/
+      BlueStore.cc@v18.2.7:14985-15030; seed 003: "WAL (Write-Ahead Logging) for small
+      overwrite").
     - otherwise (direct write to newly allocated space):
         data = ceil(w / min_alloc) * min_alloc if zero_fill else ceil(w / block) * block,
         rocksdb_wal = kv_bytes (metadata only)
     - always: bluefs_log = bluefs_log_bytes, rocksdb_sst = sst_bytes (flushes/compaction).
     WAF = replicas * sum / w; large writes tend to replicas (the seed's 3).
+
+    overwrite: False (default) for a write into space with nothing allocated, such as the
+    first write into a hole; True for a write onto blocks already allocated. A write of a
+    whole allocation unit or more gets new space either way (copy on write), so overwrite
+    changes only writes below min_alloc_size; an overwrite is never zero-filled (its unit
+    already holds data).
+    Seed 003's two cases at 4 KiB with **BLUESTORE_JEWEL_HDD: the first write into a hole
+    gives 52.0 (48 of it the 64 KiB unit, data and zeros, on 3 replicas); an overwrite gives
+    10.0 (6 of it the data written twice, WAL then in place, on 3 replicas; the rest the
+    metadata calibrated below). bluestore_longterm_waf mixes the two as the seed's long run did.
 
     Defaults are Pacific's for HDD (min_alloc 4 KiB, bluestore_prefer_deferred_size_hdd
     64 KiB, checked with ceph-conf -D on 16.2.15) and per-write metadata calibrated to the
@@ -142,7 +168,8 @@ def bluestore_waf(write_bytes, replicas=3, min_alloc_size=4096, prefer_deferred_
                          f"got {alloc}")
     defer = _check.non_negative("prefer_deferred_size", prefer_deferred_size)
     kv = _check.non_negative("kv_bytes", kv_bytes)
-    deferred = w < defer
+    small_overwrite = (w < alloc) & bool(overwrite)
+    deferred = (w < defer) | small_overwrite
     padded = _align(w, block)
     direct = _align(w, alloc) if zero_fill else padded
     parts = {
@@ -153,6 +180,63 @@ def bluestore_waf(write_bytes, replicas=3, min_alloc_size=4096, prefer_deferred_
         "rocksdb_sst": _check.non_negative("sst_bytes", sst_bytes) + 0 * w,
     }
     return _result(parts, w, n)
+
+
+def first_write_fraction(write_bytes=4096, min_alloc_size=64 * KIB,
+                         image_bytes=SEED003_IMAGE_BYTES, written_bytes=SEED003_LONGTERM_WRITTEN_BYTES):
+    """Share of uniformly random writes that are the first into their allocation unit (vectorised).
+
+        f = U * (1 - exp(-n / U)) / n,   U = image_bytes / min_alloc_size (units),
+                                         n = written_bytes / write_bytes (writes)
+
+    After n writes, each into a unit drawn at random, U * (1 - exp(-n/U)) units have been hit
+    at least once (the expected count, for large U), and each of them was a hole exactly once.
+    Seed 003's long run (4 KiB writes, 64 KiB units, 57.6 GiB into a 64 GiB image): n / U =
+    14.4, f = 0.0694; the other 93 % of the writes overwrite allocated blocks.
+    write_bytes: bytes, 0 < write_bytes <= min_alloc_size (a write inside one unit);
+    min_alloc_size, image_bytes: bytes (> 0); written_bytes: bytes written in all (> 0).
+    Source: seed 003_6caa91e4707f31ce.txt (workload). Provenance: course-defined (uniform
+    random offsets, as fio's randwrite draws them).
+    """
+    w = _write_size(write_bytes)
+    alloc = _check.positive("min_alloc_size", min_alloc_size)
+    big, unit = np.broadcast_arrays(w, alloc)
+    if (big > unit).any():
+        raise ValueError(f"write_bytes must be in (0, min_alloc_size] (a write inside one allocation "
+                         f"unit), got {big[big > unit][0]:g} > {unit[big > unit][0]:g}")
+    units = _check.positive("image_bytes", image_bytes) / alloc
+    writes = _check.positive("written_bytes", written_bytes) / w
+    return _check.scalar(units * -np.expm1(-writes / units) / writes)
+
+
+def bluestore_longterm_waf(write_bytes=4096, image_bytes=SEED003_IMAGE_BYTES,
+                           written_bytes=SEED003_LONGTERM_WRITTEN_BYTES, **bluestore):
+    """BlueStore WAF of a long run of random writes: first writes and overwrites mixed (vectorised).
+
+        WAF = f * bluestore_waf(w, **bluestore) + (1 - f) * bluestore_waf(w, overwrite=True, **bluestore)
+        f   = first_write_fraction(w, min_alloc_size, image_bytes, written_bytes)
+
+    bluestore: keyword arguments of bluestore_waf (not overwrite); default **BLUESTORE_JEWEL_HDD,
+    seed 003's BlueStore. At the seed's long run (4 KiB, 64 GiB image, 57.6 GiB written):
+    0.0694 * 52.0 + 0.9306 * 10.0 = 12.9. The seed found "Writes are amplified by more than 13x
+    in Ceph" for every back end, BlueStore's "Small write requests are logged on RocksDB WAL"
+    and "Unignorable zero-filled data & compaction traffic"; the model's compaction (sst_bytes)
+    is a 30 s run's on Pacific, and its metadata bytes are Pacific's, not Jewel's.
+    Returns a WAF whose .parts are the mixed parts (they sum to the total).
+    Source: seed 003_6caa91e4707f31ce.txt. Provenance: paper (workload, the two cases) +
+    measured (metadata bytes, data/bluestore_waf_reference.csv) + course-defined (the mix).
+    """
+    if "overwrite" in bluestore:
+        raise ValueError("overwrite is not a parameter of bluestore_longterm_waf: it mixes both cases")
+    params = {**BLUESTORE_JEWEL_HDD, **bluestore}
+    f = first_write_fraction(write_bytes, params["min_alloc_size"], image_bytes, written_bytes)
+    hole = bluestore_waf(write_bytes, **params)
+    over = bluestore_waf(write_bytes, overwrite=True, **params)
+    parts = {k: f * hole.parts[k] + (1 - f) * over.parts[k] for k in hole.parts}
+    total = sum(parts.values())
+    if np.ndim(total) == 0:
+        return WAF(float(total), {k: float(v) for k, v in parts.items()})
+    return WAFArray(total, parts)
 
 
 def kstore_waf(write_bytes, replicas=3, stripe_size=65536, overwrite=True, kv_bytes=3072,

@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from models import iops
+from models import throttle as thr
 
 # Seed 000_ff3932318711fad8.txt (NAVER 2017), "Expect Result : 4K Rand Write".
 EXPECTED_WRITE_IOPS = {
@@ -101,14 +102,31 @@ def test_cluster_write_iops_takes_the_lower_bound():
     assert iops.cluster_write_iops(600, 9, 3, 1, cores=24) == pytest.approx(1800)     # disk-bound
 
 
-def test_bluestore_deferred_writes_pacific_thresholds():
-    # bluestore_prefer_deferred_size_hdd = 64 KiB, strict "<"; _ssd = 0 (never).
+def test_device_writes_count_data_and_commit_deferred_or_not():
+    """Lab 03 Q3 used to count a direct 64 KiB write as 1 device write (its data) and a deferred 4 KiB
+    one as 2 (WAL, then in place), while lab 04 charged the 64 KiB write 2 I/Os (its data and the
+    RocksDB commit). One model now: data and commit, 2 for both when each commits alone."""
     assert iops.device_writes_per_write(4096) == 2.0
     assert iops.device_writes_per_write(65535) == 2.0
-    assert iops.device_writes_per_write(65536) == 1.0
-    assert iops.device_writes_per_write(4096, iops.PREFER_DEFERRED_SIZE_SSD) == 1.0
+    assert iops.device_writes_per_write(65536) == 2.0                # was 1.0
+    assert iops.device_writes_per_write(4 * 2**20) == 65.0          # one aio per 64 KiB blob
+    sizes = np.array([4096, 65536, 4 * 2**20])
+    assert np.array_equal(iops.device_writes_per_write(sizes), thr.bluestore_device_ios(sizes))
+    # many writes in flight share one commit: one device write per replica write (lab 03 Q4's flash)
+    assert iops.device_writes_per_write(4096, commit_share=0) == 1.0
     hdd_small = iops.cluster_write_iops(150, 3, 3, iops.device_writes_per_write(4096))
     assert hdd_small == pytest.approx(75)
+
+
+def test_seed000_case1_beats_the_queue_depth_1_rule():
+    """Case 1 (journals on the SAS disks, 72 in flight) measured 2,094: 2.3x the journal-aware rule with
+    the seed's 600 IOPS per disk (900), 10.5x the rule with seek + half a rotation (133 IOPS, 200)."""
+    assert iops.expected_write_iops(600, 9, 3, 2) == pytest.approx(900)
+    qd1 = iops.expected_write_iops(iops.hdd_iops(10000, 4.5), 9, 3, 2)
+    assert qd1 == pytest.approx(200)
+    assert iops.measured_vs_expected(2094, 900) == pytest.approx(2.327, abs=1e-3)
+    assert iops.measured_vs_expected(2094, qd1) == pytest.approx(10.47, abs=0.01)
+    assert iops.queue_depth_from(2094, 34.36) == pytest.approx(71.95, abs=0.01)
 
 
 @pytest.mark.parametrize("call, name", [
@@ -127,6 +145,7 @@ def test_bluestore_deferred_writes_pacific_thresholds():
     (lambda: iops.cpu_ceiling_iops(-1), "cores"),
     (lambda: iops.hdd_iops(0, 4), "rpm"),
     (lambda: iops.device_writes_per_write(0), "io_size"),
+    (lambda: iops.device_writes_per_write(4096, commit_share=-0.1), "commit_share"),
 ])
 def test_invalid_inputs_raise_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):

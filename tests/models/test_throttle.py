@@ -160,6 +160,7 @@ def test_option_defaults_match_installed_ceph():
 from models.throttle import (  # noqa: E402  (this section's names, next to its tests)
     BLUESTORE_THROTTLE_OPTIONS,
     bluestore_deferred_throttle_max,
+    bluestore_device_ios,
     bluestore_max_inflight,
     bluestore_txc_cost,
     bluestore_write_ios,
@@ -209,6 +210,32 @@ def test_bluestore_write_ios_is_vectorised_and_checks_its_input():
         bluestore_write_ios(0)
     with pytest.raises(ValueError, match="max_blob_size"):
         bluestore_write_ios(4096, max_blob_size=0)
+
+
+# Device writes per replica write (issue 46): one model for lab 03's disk bound and lab 04's throttle.
+@pytest.mark.parametrize("size, device, charged_deferred, charged_direct", [
+    (4096, 2, 1, 2), (65535, 2, 1, 2), (65536, 2, 1, 2), (4 * 2**20, 65, 1, 65),
+])
+def test_device_writes_are_the_charged_ios_plus_a_deferred_writes_in_place_aio(size, device, charged_deferred,
+                                                                              charged_direct):
+    """A write commits once and writes its data once in place, deferred or not (2 device writes up to
+    64 KiB); _txc_calc_cost charges the commit and the direct aios, not the in-place aio of a deferred
+    write, which is queued after the commit."""
+    assert bluestore_device_ios(size) == device
+    assert bluestore_write_ios(size, deferred=True) == charged_deferred
+    assert bluestore_write_ios(size) == charged_direct == bluestore_device_ios(size)
+    blobs = -(-size // 65536)
+    assert bluestore_device_ios(size) == bluestore_write_ios(size, deferred=True) + blobs
+
+
+def test_device_writes_share_the_commit_when_it_is_batched():
+    assert bluestore_device_ios(4096, commit_share=0.0) == 1.0          # many transactions per commit
+    assert bluestore_device_ios(4096, commit_share=1 / 16) == pytest.approx(1.0625)
+    assert list(bluestore_device_ios(np.array([4096, 65536, 131072]), commit_share=0.5)) == [1.5, 1.5, 2.5]
+    with pytest.raises(ValueError, match="commit_share"):
+        bluestore_device_ios(4096, commit_share=1.5)
+    with pytest.raises(ValueError, match="write_bytes"):
+        bluestore_device_ios(-1)
 
 
 def test_bluestore_deferred_max_is_the_sum_seen_in_perf_dump():

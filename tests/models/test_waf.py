@@ -10,8 +10,10 @@ from models.waf import (
     BLUESTORE_JEWEL_HDD,
     FILESTORE_LONGTERM,
     MIB,
+    bluestore_longterm_waf,
     bluestore_waf,
     filestore_waf,
+    first_write_fraction,
     kstore_waf,
     longterm_breakdown,
     space_amplification,
@@ -37,6 +39,45 @@ def test_seed003_jewel_bluestore_still_converges_to_3():
     assert bluestore_waf(4 * MIB, **BLUESTORE_JEWEL_HDD) == pytest.approx(3, abs=0.3)
     # and zero-fills a 4 KiB write into a 64 KiB hole: 16x data per replica
     assert bluestore_waf(4096, **BLUESTORE_JEWEL_HDD).parts["data"] == 48
+
+
+def test_seed003_jewel_first_write_into_a_hole_is_52():
+    """Lab 07 Q3's 52 is the first 4 KiB write into an empty 64 KiB unit: 48 of it the unit (data and
+    zeros) on 3 replicas, 4.0 the metadata calibrated on Pacific."""
+    hole = bluestore_waf(4096, **BLUESTORE_JEWEL_HDD)
+    assert hole == pytest.approx(52.0, abs=1e-3)
+    assert hole.parts["data"] == 48 and hole.parts["deferred_data"] == 0
+
+
+def test_seed003_jewel_small_overwrite_goes_through_the_wal():
+    """Seed 003: "WAL (Write-Ahead Logging) for small overwrite". An overwrite of allocated blocks inside
+    one 64 KiB unit is deferred, whatever prefer_deferred_size (0 in the Jewel preset): the data twice
+    (WAL, then in place) on 3 replicas is 6, the metadata 4.0. The old model had only the hole case and
+    gave 52 here too."""
+    over = bluestore_waf(4096, overwrite=True, **BLUESTORE_JEWEL_HDD)
+    assert over == pytest.approx(10.0, abs=1e-3)
+    assert over.parts["data"] == 0 and over.parts["deferred_data"] == 3.0
+    assert over.parts["rocksdb_wal"] == pytest.approx(3.0 + 2.25)
+    assert over != pytest.approx(bluestore_waf(4096, **BLUESTORE_JEWEL_HDD))
+    # a whole unit or more gets new space either way; Pacific's 4 KiB unit makes 4 KiB a whole unit
+    assert bluestore_waf(65536, overwrite=True, **BLUESTORE_JEWEL_HDD) == bluestore_waf(65536, **BLUESTORE_JEWEL_HDD)
+    assert bluestore_waf(4096, prefer_deferred_size=0, overwrite=True) == bluestore_waf(4096, prefer_deferred_size=0)
+
+
+def test_seed003_longterm_run_mixes_first_writes_and_overwrites():
+    """4 KiB random writes, 57.6 GiB into a 64 GiB image, 64 KiB units: 14.4 writes per unit, one in
+    14.4 the unit's first; 0.0694 x 52.0 + 0.9306 x 10.0 = 12.92, against the seed's "more than 13x"."""
+    assert first_write_fraction() == pytest.approx((1 - np.exp(-14.4)) / 14.4, rel=1e-9)
+    assert first_write_fraction() == pytest.approx(0.06944, abs=1e-5)
+    long = bluestore_longterm_waf()
+    assert long == pytest.approx(12.916, abs=1e-3)
+    assert np.isclose(sum(long.parts.values()), long)
+    # nearly every write of a fresh image is a first one; with 4 KiB units the two cases are one
+    assert first_write_fraction(written_bytes=4 * MIB) == pytest.approx(1.0, abs=1e-3)
+    assert bluestore_longterm_waf(min_alloc_size=4096, zero_fill=False, prefer_deferred_size=65536) == \
+        pytest.approx(bluestore_waf(4096))
+    assert np.allclose(bluestore_longterm_waf(np.array([4096, 8192])),
+                       [bluestore_longterm_waf(4096), bluestore_longterm_waf(8192)])
 
 
 def test_seed003_longterm_breakdown_from_data():
@@ -118,6 +159,9 @@ def test_vectorised_equals_scalar_loop():
     (lambda: bluestore_waf(4096, min_alloc_size=6000), "min_alloc_size"),
     (lambda: kstore_waf(4096, flushed_fraction=2), "flushed_fraction"),
     (lambda: space_amplification(0, 4096), "object_bytes"),
+    (lambda: first_write_fraction(131072, 65536), "write_bytes"),
+    (lambda: first_write_fraction(image_bytes=0), "image_bytes"),
+    (lambda: bluestore_longterm_waf(overwrite=True), "overwrite"),
 ])
 def test_invalid_inputs_raise(call, word):
     with pytest.raises(ValueError, match=word):
