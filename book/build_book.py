@@ -7,9 +7,9 @@
 Two sites. The instructor site (the default) shows the *solutions* with the outputs they were
 executed with (solutions/NN-topic.ipynb, never re-executed here), the instructor guide, the
 syllabus, the rubrics, the troubleshooting page, the Ceph facts review, the pre/post quizzes with their answers
-(book/quizzes/) and the references. The learner site shows the student notebooks of labs/ as learners get them (answer
-cells `...`, public self-checks, no outputs: learners run them), an index for learners and the
-references; no solution, hidden test or instructor guide goes into its staging folder, and the
+(book/quizzes/), the glossary and the references. The learner site shows the student notebooks of labs/ as learners
+get them (answer cells `...`, public self-checks, no outputs: learners run them), an index for learners, the
+glossary and the references; no solution, hidden test or instructor guide goes into its staging folder, and the
 build stops if one would. The build works on a staged copy in build/book-src/ (learner:
 build/book-src-learner/) where each solution is made fit for reading:
 
@@ -42,10 +42,11 @@ SOLUTIONS = ROOT / "solutions"
 LABS = ROOT / "labs"
 STAGING = ROOT / "build" / "book-src"
 PAGES = ("index.md", "instructor-guide.md", "syllabus.md", "rubrics.md", "troubleshooting.md", "references.md",
-         "ceph-facts.md", "_config.yml")
+         "ceph-facts.md", "glossary.md", "_config.yml")
 QUIZZES = BOOK / "quizzes"      # the pre/post quizzes (otter masters), on the instructor site only
-# The learner site: {staged name: source page}; no instructor guide
-LEARNER_PAGES = {"index.md": "learner-index.md", "references.md": "references.md",
+# The learner site: {staged name: source page}; no instructor guide. The glossary sits next to
+# labs/ on both sites, where each lab's top cell links to it (`../glossary.md`).
+LEARNER_PAGES = {"index.md": "learner-index.md", "glossary.md": "glossary.md", "references.md": "references.md",
                  "_config.yml": "_config.yml"}
 LEARNER_OUTPUT = ROOT / "build" / "learner-site"
 # Text that must never reach the learner site (otter's solution and hidden-test markers)
@@ -257,11 +258,11 @@ def stage(staging=STAGING, audience="instructor"):
     toc = ["format: jb-book", "root: index", "parts:", f"  - caption: {caption}", "    chapters:"]
     toc += [f"      - file: labs/{stem}" for stem in labs]
     if audience == "learner":
-        toc += ["  - caption: Sources", "    chapters:", "      - file: references"]
+        toc += ["  - caption: Words and sources", "    chapters:", "      - file: glossary", "      - file: references"]
     else:
         toc += ["  - caption: For instructors", "    chapters:", "      - file: instructor-guide",
                 "      - file: syllabus", "      - file: rubrics", "      - file: troubleshooting",
-                "      - file: ceph-facts", "      - file: references"]
+                "      - file: ceph-facts", "      - file: glossary", "      - file: references"]
         if quizzes:
             toc += ["  - caption: Quizzes (solutions)", "    chapters:"]
             toc += [f"      - file: quizzes/{path.stem}" for path in quizzes]

@@ -24,6 +24,9 @@
 #   BlueStore's allocation unit), predict it for an object size you choose, and measure it;
 # - explain with `min_size` why a pool keeps serving I/O, or stops, when an OSD goes down.
 #
+# **Prerequisites:** lab 00 (the daemons, objects, pools and PGs, the path of one write, and why
+# Ceph is a CP system). New words are in the [glossary](../glossary.md).
+#
 # **You need:** the lab cluster (3 OSDs or more; `make lab` starts it). About 2 minutes.
 
 # %% [raw]
@@ -70,7 +73,9 @@ pd.set_option("display.precision", 3)
 #   recovery" in the seed's words).
 #
 # Whether a placement group (PG) *serves* I/O is a separate question from whether its data
-# *survives*. A PG accepts reads and writes only while at least `min_size` of its shards are up;
+# *survives*. A PG's *shards* are the pieces its OSDs hold: the copies of a replicated pool, the
+# k + m chunks of an EC pool. A PG accepts reads and writes only while at least `min_size` of its
+# shards are up;
 # below that Ceph blocks the client rather than acknowledge a write that too few copies hold.
 # That is the CP side of the CAP trade-off that seed 000 names: consistency over availability.
 # The defaults, the same in Pacific, Reef and Tentacle (`osd_pool_default_min_size` is 0, "work
@@ -78,17 +83,19 @@ pd.set_option("display.precision", 3)
 # `k + min(1, m - 1)` for EC (Ceph source `src/mon/OSDMonitor.cc`, `prepare_pool_size`).
 #
 # Durability follows Backblaze's stripe model (B. Beach, *Backblaze durability calculator*,
-# 2018): each disk fails with probability *p = AFR × days / 365* in one replacement period, a
-# stripe of *n* shards is lost when more than *n − min_shards* fail within the same period, and
-# the yearly loss probability compounds the periods. Reference docs: Ceph *Erasure code* and
+# 2018). A *replacement period* is the time a failed disk's data stays missing. In one period, each
+# disk fails with probability *p = AFR × days / 365*. A stripe of *n* shards is lost when more than
+# *n − min_shards* of them fail within the same period. Here *min_shards* is the fewest shards that
+# rebuild the data: 1 for replication, *k* for EC. The yearly loss probability compounds the
+# periods: the stripe must survive each of the 365 / days periods of a year. Reference docs: Ceph *Erasure code* and
 # *Pools* pages (docs.ceph.com, Pacific).
 #
 # **Small objects.** The 50 % of EC 4+2 holds for large objects only. An EC pool cuts an object
-# into stripes of k × `stripe_unit` bytes (4 KiB per chunk by default,
-# `osd_pool_erasure_code_stripe_unit`) and pads the last stripe; each of the k + m chunks is then
-# stored by BlueStore in whole allocation units (`bluestore_min_alloc_size`: 4 KiB on HDD and SSD
-# in Pacific, Reef and Tentacle, 64 KiB on HDD before Pacific; an OSD keeps the value it was
-# created with). A 1 KiB object takes one 4 KiB unit on each of its 6 OSDs in EC 4+2:
+# into *stripes* of k × `stripe_unit` bytes (4 KiB per chunk by default,
+# `osd_pool_erasure_code_stripe_unit`), and it pads the last stripe. BlueStore, the OSD's storage
+# back end, then stores each of the k + m chunks in whole *allocation units*
+# (`bluestore_min_alloc_size`). The unit is 4 KiB on HDD and SSD in Pacific, Reef and Tentacle,
+# and was 64 KiB on HDD before Pacific; an OSD keeps the value it was created with. A 1 KiB object takes one 4 KiB unit on each of its 6 OSDs in EC 4+2:
 # 24 KiB, where 3-way replication takes 12 KiB (Ceph docs, *Erasure code profiles* and
 # *BlueStore configuration reference*). `red.allocated_bytes` computes it.
 
@@ -189,7 +196,8 @@ q1_overhead = erasure(P["q1_k"], P["q1_m"]).overhead  # SOLUTION
 
 # %%
 assert isinstance(q1_overhead, float), "q1_overhead should be a number such as 0.5 (not a percentage string)"
-assert 0 < q1_overhead < 1, "Overhead is extra raw space per usable byte, a fraction: fewer coding chunks than data chunks keep it below 1"
+assert not 1 <= q1_overhead < 2, "That is raw / usable itself: the overhead is only the extra raw space per usable byte, the part above one"
+assert 0 < q1_overhead < 1, "Overhead is extra raw space per usable byte, a fraction (not a percentage): fewer coding chunks than data chunks keep it below 1"
 
 # %%
 # HIDDEN
@@ -231,6 +239,8 @@ q2_usable_tb = red.usable_capacity(P["q2_raw_tb"], erasure(P["q2_k"], P["q2_m"])
 assert isinstance(q2_usable_tb, (int, float)), "q2_usable_tb should be a number of TB"
 assert P["q2_raw_tb"] / 3 < q2_usable_tb < P["q2_raw_tb"] * P["q2_fill"], \
     "EC stores less than the raw TB but more than 3-way replication would; and mind the planned fill"
+assert q2_usable_tb < 0.9 * P["q2_raw_tb"] * P["q2_k"] / (P["q2_k"] + P["q2_m"]), \
+    "Your TB fill the EC pool to the brim: keep only the planned fill of its usable capacity, to leave room before nearfull"
 
 # %%
 # HIDDEN
@@ -426,6 +436,8 @@ assert isinstance(my_object_bytes, (int, np.integer)) and not isinstance(my_obje
 # %%
 assert q6_ec21_kib >= 16 * my_object_bytes * 1.5 / 1024 and q6_rep3_kib >= 16 * my_object_bytes * 3 / 1024, \
     "Padding and allocation never make an object take less than its size times raw/usable"
+assert min(q6_rep3_kib, q6_ec21_kib) >= 16 * 3 * 4, \
+    "Padding: every copy, and every EC chunk, takes at least one whole 4 KiB allocation unit, however small the object"
 assert q6_ec21_kib % 4 == 0 and q6_rep3_kib % 4 == 0, "BlueStore allocates whole 4 KiB units: raw KiB is a multiple of 4"
 
 # %%
@@ -443,7 +455,7 @@ assert q6_ec21_kib == 16 * red.allocated_bytes(my_object_bytes, erasure(2, 1)) /
 # ## Measure: the same data in a size-3 pool and an EC 2+1 pool
 #
 # We create two pools, write the same data into each (your Q4 objects: random bytes with their
-# MD5 recorded), and read `ceph df detail`: **stored** is client data, **used** is raw space on
+# MD5 checksum recorded), and read `ceph df detail`: **stored** is client data, **used** is raw space on
 # the OSDs. Every pool this lab makes is named `lab01-…` and deleted in the last cell.
 
 # %% tags=["nbval-ignore-output"]
@@ -592,10 +604,10 @@ print(f"all {(OBJECTS + SMALL) * len(pools)} objects intact after the OSD came b
 # allocation units can erase the saving. With one OSD down a PG serves I/O exactly while its live
 # shards reach `min_size`: raising the EC pool's `min_size` to k + m made it block rather than
 # acknowledge a write held by too few shards. Durability (the nines) and availability
-# (`min_size`) are separate dials. The nines stay a model, not a measurement: a real cluster
-# re-replicates in minutes (lab 08), so its "replacement period" is the recovery time, and
-# failures are not independent (a host or a rack takes several disks at once: the reason for
-# CRUSH failure domains, lab 02).
+# (`min_size`) are separate dials. The nines stay a model, not a measurement. A real cluster
+# re-replicates in minutes (lab 08), so its "replacement period" is the recovery time. And failures
+# are not independent: a host or a rack takes several disks at once, the reason for CRUSH failure
+# domains (lab 02).
 
 # %% tags=["nbval-ignore-output"]
 rows = {r.quantity: r for r in raw_usage.rows}

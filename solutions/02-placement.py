@@ -21,6 +21,9 @@
 #   autoscaler aim at about 100 PGs per OSD;
 # - predict how much data moves when one more OSD joins, and compare it with what the cluster does.
 #
+# **Prerequisites:** lab 00 (objects, pools and PGs, the primary OSD and the acting set) and lab 01
+# (replicated pools, `size` and `min_size`). New words are in the [glossary](../glossary.md).
+#
 # **You need:** the lab cluster (3 OSDs or more; `make lab` starts it). The lab adds one OSD and
 # removes it again at the end. About 1 minute.
 
@@ -65,10 +68,11 @@ pd.set_option("display.precision", 3)
 # computation has two steps (seed 002, J. Neudecker, *Running a CEPH-Cluster from a
 # containerized infrastructure*, HAW Hamburg 2021, section 2.2):
 #
-# 1. **object → PG**: the object name is hashed (rjenkins) and folded onto the pool's `pg_num`
+# 1. **object → PG**: the object name is hashed (with the rjenkins hash function) and folded onto the pool's `pg_num`
 #    placement groups with `ceph_stable_mod`, which keeps PGs stable when `pg_num` doubles.
 # 2. **PG → OSDs**: CRUSH (Weil et al., *CRUSH: Controlled, Scalable, Decentralized Placement of
-#    Replicated Data*, SC 2006) walks the CRUSH map with the PG's hash as its only input. In each
+#    Replicated Data*, SC 2006) walks the CRUSH map with the PG's hash as its only input. The map
+#    is a tree of *buckets* (the root, hosts, racks) with the OSDs as its leaves. In each
 #    bucket every item draws a pseudo-random "straw" scaled by its weight and the longest straw
 #    wins (`straw2`, Ceph Hammer 2015). A new item only *wins* draws, it never reshuffles the
 #    draws among the others — so adding an OSD moves only what the new OSD must receive.
@@ -82,8 +86,9 @@ pd.set_option("display.precision", 3)
 # PGs, not objects, are what CRUSH places, so how evenly the *PGs* spread decides how evenly
 # the disks fill. Seed 002 shows `ceph osd df tree` on its cluster with `MIN/MAX VAR:
 # 0.66/1.36`: one disk 36 % above average, one 34 % below. Ceph's placement-group guide (PGCalc,
-# docs.ceph.com) and the pg_autoscaler aim at about 100 PGs per OSD to keep this small (the
-# autoscaler's `mon_target_pg_per_osd` is 100 in Pacific, Reef and Tentacle).
+# docs.ceph.com) and the pg_autoscaler, the manager module that picks `pg_num`, aim at about 100
+# PGs per OSD to keep this small (the autoscaler's `mon_target_pg_per_osd` is 100 in Pacific, Reef
+# and Tentacle).
 # Code: Ceph v16.2.15 `src/common/ceph_hash.cc`, `src/include/rados.h`, `src/crush/mapper.c`,
 # `src/osd/OSDMap.cc`; our numpy copy is `models.crush` (tested bit for bit against `crushtool`).
 
@@ -149,10 +154,10 @@ spread_plot
 #
 # The curves above are statistics. Here the CRUSH model does the placing, on a map built in code:
 # 500 hosts of 20 equal OSDs (10,000 OSDs), a size-3 pool and a rule that puts each copy on a
-# different host. The cell places the largest pool, 524,288 PGs (1.6 million copies), once: that
-# takes seconds the first time on a small machine, and the counts are then kept on disk, so the
-# same cell run again reads them at once (`an.pg_counts_by_pg_num` says how). Every smaller `pg_num` is exactly its first `pg_num` PGs: a PG's CRUSH input is its number
-# hashed with the pool id, and `ceph_stable_mod` leaves a PG number below `pg_num` as it is
+# different host. The cell places the largest pool, 524,288 PGs (1.6 million copies), once. That
+# takes seconds the first time on a small machine. The counts are then kept on disk, so the same
+# cell run again reads them at once (`an.pg_counts_by_pg_num` says how). Every smaller `pg_num` is
+# exactly its first `pg_num` PGs: a PG's CRUSH input is its number hashed with the pool id, and `ceph_stable_mod` leaves a PG number below `pg_num` as it is
 # (`an.pg_counts_by_pg_num`). Move `pg_num`: the solid line is how many OSDs hold how many PGs,
 # in units of the mean; the dashed one is the binomial model of `models.placement`, binned the
 # same way. The readout names the fullest OSD, the one that fills first. PGCalc and the
@@ -246,6 +251,7 @@ q1_pgid = f"{P['q1_pool']}.{q1_ps:x}"  # SOLUTION
 # %%
 assert isinstance(q1_pgid, str) and q1_pgid.startswith(f"{P['q1_pool']}."), "A PG id is a string: the pool id, a dot, and the PG number in hex"
 assert "0x" not in q1_pgid and q1_pgid == q1_pgid.lower(), "Write the PG number in lowercase hex without a 0x prefix, as `ceph osd map` prints it"
+assert q1_ps < 10 or q1_pgid.split(".", 1)[1] != str(q1_ps), "The part after the dot is your PG number written in hexadecimal (base 16): in decimal it reads as another PG"
 assert int(q1_pgid.split(".", 1)[1], 16) < P["q1_pg_num"], "Fold the hash with stable_mod onto the pool's PGs: the PG number is below pg_num"
 
 # %%
@@ -291,6 +297,7 @@ assert int(q2_pg_num) == q2_pg_num > 0 and int(q2_pg_num) & (int(q2_pg_num) - 1)
 assert 100 * P["q2_osds"] / P["q2_size"] / 2 < q2_pg_num < 100 * P["q2_osds"] / P["q2_size"] * 2, \
     "PGCalc's power of two is within a factor 2 of target x OSDs / size"
 assert 100 / 2 < q2_per_osd < 100 * 2, "PGs per OSD count every copy of a PG: near the target of 100, not pg_num / OSDs"
+assert q2_per_osd > 1.5 * q2_pg_num / P["q2_osds"], "PGs per OSD count every copy of a PG, one per replica, each on its own OSD: not pg_num / OSDs"
 
 # %%
 # HIDDEN
@@ -338,6 +345,7 @@ assert q3_factor_small > q3_factor_big > 1, \
 
 # %%
 assert 1 < q3_pgs_to_halve < 20, "A factor of PGs per OSD, more than 1: the excess shrinks like std / mean of the PG count per OSD"
+assert q3_pgs_to_halve > 2.5, "Twice the PGs per OSD do not halve the excess: it shrinks more slowly than the PG count grows"
 
 # %%
 # HIDDEN
@@ -468,6 +476,7 @@ assert isinstance(my_pg_num, (int, np.integer)) and not isinstance(my_pg_num, bo
 # %%
 assert 0 < q6_per_osd < my_pg_num, \
     "PGs per OSD: every PG has 3 copies spread over 4 OSDs, so an OSD holds fewer PGs than the pool has"
+assert q6_per_osd > 1.5 * my_pg_num / 4, "PGs per OSD count every copy of a PG, not each PG once: my_pg_num / 4 leaves out two copies of three"
 assert 1 < q6_fullest_factor <= my_pg_num / q6_per_osd, \
     "A factor: fullest OSD over the mean, above 1, and no OSD can hold more PGs than the pool has"
 
@@ -488,9 +497,10 @@ assert abs(q6_fullest_factor - pl.fullest_factor(my_pg_num, 3, 4)) < 1e-9, \
 #
 # We create size-3 pools with 16 PGs, 128 PGs and your `my_pg_num` (Q6), and read the live CRUSH
 # map (`ceph osd crush dump`) and OSD map (`ceph osd dump`). The model then predicts, for 30
-# object names in your pool, the PG and the OSDs — and `ceph osd map` gives the cluster's answer. We switch the mgr's balancer
-# off for the lab: it would soon add `pg_upmap` entries that even out the spread we want to see
-# (the model reads those too, but the spread would no longer be CRUSH's own).
+# object names in your pool, the PG and the OSDs — and `ceph osd map` gives the cluster's answer.
+# The manager's *balancer* module evens out the PGs over the OSDs with `pg_upmap` entries,
+# exceptions to CRUSH's choices. We switch it off for the lab: it would soon even out the spread we
+# want to see (the model reads those entries too, but the spread would no longer be CRUSH's own).
 
 # %% tags=["nbval-ignore-output"]
 from cephlab.helpers import experiment
@@ -523,10 +533,11 @@ osd_map.head(8)
 # %% [markdown]
 # ## Measure 2: PGs per OSD for 16, 128 and your pg_num
 #
-# `ceph pg dump pgs_brief` lists every PG with its up set. We count the PGs on each OSD, and
-# put next to it the CRUSH model's count for the same map (it should be identical), the
-# statistical expectation for the fullest OSD, and the band in which fullest / mean falls for
-# 90 % of random placements (`fullest_band`): one pool is one draw from that spread.
+# `ceph pg dump pgs_brief` lists every PG with its *up set*, the OSDs CRUSH maps it to. We count
+# the PGs on each OSD. Next to each count we put the CRUSH model's count for the same map (it
+# should be identical) and the statistical expectation for the fullest OSD. The last column is the
+# band in which fullest / mean falls for 90 % of random placements (`fullest_band`): one pool is
+# one draw from that spread.
 
 # %% tags=["nbval-ignore-output"]
 POOL_IDS = [known[p].id for p in pools.values()]
@@ -578,9 +589,9 @@ run.check("my_fullest_vs_expected", my_fullest_vs_expected, "fullest_vs_expected
 # the same weight (it is an 8 GiB file like the others), the next free id, up and in. From that
 # it predicts every PG's new up set. Then `lab.add_osd()` formats and starts the OSD, we wait for
 # the cluster to settle and read `pgs_brief` again. The OSDs report each PG's new place a second
-# or so after the map changes, so `live_up_sets` waits until every report matches where the mon's
-# copy of the osdmap puts the PG (`ceph pg map`); counting earlier would miss PGs still on
-# their way.
+# or so after the map changes. So `live_up_sets` waits until every report matches where the
+# monitor's copy of the OSD map puts the PG (`ceph pg map`). Counting earlier would miss PGs still
+# on their way.
 
 # %% tags=["nbval-ignore-output"]
 new_id = max(c.state["osds"]) + 1            # cephlab numbers new OSDs after the highest one
@@ -676,9 +687,10 @@ placement.assert_agree()
 #   from, so a small pool may even come out more even than a larger one (this run's figures
 #   below). Seed 002's `MIN/MAX VAR 0.66/1.36` is what too few PGs per OSD looks like.
 # - **Growth.** A new OSD changes the set of many PGs but moves about one copy per changed PG,
-#   almost all of them to the new OSD: close to the least any placement could move (a few PGs
-#   also swap an old OSD when a draw the new OSD won shifts the retries that follow), and why
-#   straw2 replaced the older bucket types. A hash table would have moved most of everything.
+#   almost all of them to the new OSD: close to the least any placement could move. Moving so
+#   little is why straw2 replaced the older bucket types. A few PGs also swap an old OSD: CRUSH
+#   draws again when a draw picks an OSD the PG already has, and a draw the new OSD wins can
+#   change those later draws. A hash table would have moved most of everything.
 #
 # This run's figures:
 
@@ -687,7 +699,7 @@ conclusions.render("""
 - **Placement:** {same} of {objects} objects where `ceph osd map` put them; {changed_model} PGs
   predicted to change their set when osd.{added} joined, {changed_live} did.
 - **Spread:** the fullest OSD held {f16:.2f}x the mean with 16 PGs and {f128:.2f}x with 128
-  (the statistics expect {e16:.2f}x and {e128:.2f}x on average over placements); with your
+  (the statistics expect {e16:.2f}x and {e128:.2f}x on average over placements). With your
   {mine} PGs it held {fmine:.2f}x, against {emine:.2f}x expected and {bmine} for 90 % of placements.
 - **Growth:** {pgs_share:.0%} of the PGs changed their set, {copies_share:.1%} of the copies moved
   (the least possible: {least:.1%}; a hash table: {rehash:.0%}).

@@ -24,6 +24,9 @@
 # - measure the disk under your cluster with fio, the cluster with `rados bench` and a read/write
 #   mix with fio's rbd engine, and explain the gap to the model.
 #
+# **Prerequisites:** lab 00 (the path of one write to the primary and its replicas, and its
+# latency) and lab 01 (replicated pools). New words are in the [glossary](../glossary.md).
+#
 # **You need:** the lab cluster (3 OSDs or more; `make lab` starts it). About 2 minutes: the
 # measurement runs fio twice for 3 s, `rados bench` four times for 5 s and fio's read/write mix
 # 15 times for 3 s.
@@ -66,18 +69,26 @@ pd.set_option("display.precision", 3)
 # writes per second takes about *R × D / 3* client writes per second. Seed 000 (NAVER,
 # *Persistent storage for Docker containers with Ceph*, OpenStack Days 2017) plans its test
 # cluster this way: 10k rpm SAS disks at 600 IOPS, 3 per node, 3 nodes, 3 replicas → 1,800 IOPS
-# expected; fio on KRBD measured 2,094 IOPS of 4 KiB random writes at 34.36 ms.
+# expected. fio on KRBD (the Linux kernel's RBD driver) measured 2,094 IOPS of 4 KiB random writes
+# at 34.36 ms.
 #
-# **Journals and WALs write twice.** FileStore (the seed's backend) writes every op to its
-# journal first and to the file system later; with the journal on the data disk each replica
-# write costs two device writes. BlueStore (the default since Luminous, the only back end from
-# Reef on, and the one your cluster runs) sends a new write smaller than
-# `bluestore_prefer_deferred_size_hdd` (64 KiB in Pacific, Reef and Tentacle; 0 on SSD) through
-# its RocksDB write-ahead log first and writes it in place later — the same 2× on a disk classed *hdd*
-# (Ceph source `src/os/bluestore/BlueStore.cc`, `_do_alloc_write`, v16.2.15). Seed 000's case 2
+# **Journals and WALs: two device writes per replica write.** FileStore (the seed's backend)
+# writes every op to its journal first and to the file system later; with the journal on the
+# data disk each replica write costs two device writes. BlueStore (the default since Luminous,
+# the only back end from Reef on, and the one your cluster runs) keeps data and metadata apart. It
+# sends a new write smaller than `bluestore_prefer_deferred_size_hdd` (64 KiB in Pacific, Reef and
+# Tentacle; 0 on SSD) into its RocksDB write-ahead log with the transaction's commit and writes it
+# in place later (Ceph source `src/os/bluestore/BlueStore.cc`, `_do_alloc_write`, v16.2.15). A
+# larger write goes in place first, and then its commit is written to the same log. So a 4 KiB
+# and a 64 KiB write each cost the disk two writes when each write commits alone, one write in
+# flight, the case a disk's random-IOPS figure describes. Deferring changes how many bytes reach
+# the disk (lab 07), not how many writes. With many writes in flight BlueStore commits them
+# together, one log write for the lot, and the count falls towards one per replica write. Lab 04
+# counts the same I/Os for BlueStore's throttle: both labs use
+# `models.throttle.bluestore_device_ios`. Seed 000's case 2
 # moved the journals to one SSD per node and planned 15,000 IOPS (the SSD's figure), but
-# measured 2,273: the journal absorbs a write quickly, yet every byte still has to reach the
-# SAS disks, so the long-run rate stays near what the SAS disks can take.
+# measured 2,273. The journal absorbs a write quickly, yet every byte still has to reach the
+# SAS disks. So the long-run rate stays near what the SAS disks can take.
 #
 # **Little's law.** In a steady system, the number of I/Os in flight equals throughput × time
 # in the system: *queue depth = IOPS × latency*. `rados bench -t 16` keeps 16 writes in flight,
@@ -85,7 +96,7 @@ pd.set_option("display.precision", 3)
 # were in flight.
 #
 # **The CPU is a bound too.** Seed 004 (Xu Xuehan, *Ceph Goes Online at Qihoo 360*, Cephalocon
-# APAC 2018) found its all-SSD Hammer cluster "really cpu consuming", with "10^4 IOPS per CPU (CPU:
+# APAC 2018) found its all-SSD cluster on Hammer (Ceph's 2015 release) "really cpu consuming", with "10^4 IOPS per CPU (CPU:
 # Xeon E5-2630 v3)". This lab reads it per core; an E5-2630 v3 has 8 cores (Intel ARK), so read per
 # socket, it gives each core 8 times fewer IOPS and a CPU bound 8 times lower. Fast disks move the
 # bottleneck from the disks to the cores.
@@ -96,7 +107,7 @@ pd.set_option("display.precision", 3)
 # fraction *f* runs at *1 / (f/R + (1−f)/W)*: slow to rise, then steep near 100 % reads.
 #
 # Seed 002 (J. Neudecker, HAW Hamburg thesis, 2021) benchmarked its containerised cluster with
-# `rados bench` for 10 s with 16 threads, 30 s with 32 and 60 s with 64; this lab runs the same
+# `rados bench` for 10 s with 16 threads, 30 s with 32 and 60 s with 64. This lab runs the same
 # three thread counts, 5 s each, to stay inside a one-minute budget.
 
 # %% [markdown]
@@ -137,9 +148,9 @@ seed000_table()
 
 # %% [markdown]
 # ### Disk bound, CPU bound
-# Pick a disk class and a cluster: the blue line is the disk bound (*disk IOPS × disks /
-# (replicas × device writes per write)*), the orange one the CPU bound (*cores × IOPS per core*),
-# and the cluster gets the lower of the two. With HDDs the disks bind; with NVMe the cores do.
+# Pick a disk class and a cluster. The blue line is the disk bound (*disk IOPS × disks /
+# (replicas × device writes per write)*), the orange one the CPU bound (*cores × IOPS per core*).
+# The cluster gets the lower of the two. With HDDs the disks bind; with NVMe the cores do.
 
 # %% tags=["nbval-ignore-output"]
 CLASSES = {d["class"]: d["iops"] for d in iops.disk_classes()}
@@ -295,8 +306,9 @@ assert abs(q2_in_flight - _p["q2_iops"] * _p["q2_latency_ms"] / 1000) < 1e-6 and
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q3.** A BlueStore cluster has {q3_disks} HDDs (OSDs classed *hdd*) that each do {q3_disk_iops}
-random 4 KiB writes per second, and a pool of size {q3_size}. How many device writes does one
-4 KiB replica write cost (`q3_writes_4k`), and one 64 KiB replica write (`q3_writes_64k`)? What
+random 4 KiB writes per second, and a pool of size {q3_size}. Count the writes to the disk, data and
+commit, for a write that commits alone (`iops.device_writes_per_write`). How many device writes does
+one 4 KiB replica write cost (`q3_writes_4k`), and one 64 KiB replica write (`q3_writes_64k`)? What
 client IOPS of 4 KiB writes do the disks allow (`q3_cluster_4k`)?""", P)
 
 # %% [raw]
@@ -318,14 +330,16 @@ assert int(q3_writes_4k) == q3_writes_4k and int(q3_writes_64k) == q3_writes_64k
 assert 0 < q3_writes_64k <= q3_writes_4k, "Every replica write reaches the device at least once, and a small write never costs fewer device writes than a large one"
 
 # %%
-assert 0 < q3_cluster_4k < P["q3_disk_iops"] * P["q3_disks"] / P["q3_size"], "Each client write costs one replica write per copy, and a deferred one more device writes: fewer IOPS than disks x IOPS / replicas"
+assert 0 < q3_cluster_4k < P["q3_disk_iops"] * P["q3_disks"] / P["q3_size"], "Each client write costs one replica write per copy, and each replica write more than one device write (its data and its commit): fewer IOPS than disks x IOPS / replicas"
+assert q3_cluster_4k < 0.75 * P["q3_disk_iops"] * P["q3_disks"] / P["q3_size"], \
+    "Your IOPS count one device write per replica write: each replica write also writes its commit to the disk, with its data or after it"
 
 # %%
 # HIDDEN
 from cephlab.course import params as _params
 _p = _params.lab_params("03-disk-iops")
-assert (q3_writes_4k, q3_writes_64k) == (iops.device_writes_per_write(4096), iops.device_writes_per_write(65536)) and iops.device_writes_per_write(65535) == 2, \
-    "Compare the write size with the 64 KiB deferred threshold (strictly below defers)"
+assert (q3_writes_4k, q3_writes_64k) == (iops.device_writes_per_write(4096), iops.device_writes_per_write(65536)) and iops.device_writes_per_write(65536) == 2, \
+    "Count the commit too: a deferred write's commit carries its data and the data goes in place later; a direct write's data goes first and its commit follows"
 assert abs(q3_cluster_4k - iops.cluster_write_iops(_p["q3_disk_iops"], _p["q3_disks"], _p["q3_size"], 2)) < 1e-9, "Use your disks, their IOPS, your pool size and the 4 KiB write's device writes"
 
 # %% [raw]
@@ -342,7 +356,8 @@ assert abs(q3_cluster_4k - iops.cluster_write_iops(_p["q3_disk_iops"], _p["q3_di
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q4.** An all-flash cluster has {q4_ssds} NVMe SSDs (175,000 IOPS each, data/disk_classes.csv),
-one WAL write per write (on flash an aligned 4 KiB write is not deferred), a pool of size 3 and {q4_servers} servers with
+one device write per replica write (on flash an aligned 4 KiB write is not deferred), the RocksDB commit being shared
+by the many writes in flight, a pool of size 3 and {q4_servers} servers with
 {q4_cores} cores each. With seed 004's "10^4 IOPS per CPU", read per core as in this lab, what client
 write IOPS should it give (`q4_iops`), and is it limited by `"disks"` or `"cpu"` (`q4_limit`)?""", P)
 
@@ -350,7 +365,7 @@ write IOPS should it give (`q4_iops`), and is it limited by `"disks"` or `"cpu"`
 # # BEGIN SOLUTION
 
 # %%
-q4_iops = iops.cluster_write_iops(175000, P["q4_ssds"], 3, 1, cores=P["q4_servers"] * P["q4_cores"])  # SOLUTION
+q4_iops = iops.cluster_write_iops(175000, P["q4_ssds"], 3, iops.device_writes_per_write(4096, commit_share=0), cores=P["q4_servers"] * P["q4_cores"])  # SOLUTION
 q4_limit = "cpu" if iops.cpu_ceiling_iops(P["q4_servers"] * P["q4_cores"]) < iops.expected_write_iops(175000, P["q4_ssds"], 3) else "disks"  # SOLUTION
 
 # %% [raw]
@@ -362,6 +377,7 @@ q4_limit = "cpu" if iops.cpu_ceiling_iops(P["q4_servers"] * P["q4_cores"]) < iop
 # %%
 assert 0 < q4_iops < 175000 * P["q4_ssds"], "Each client write lands on 3 SSDs: fewer client IOPS than the disks' summed IOPS; then mind the cores"
 assert q4_limit in ("disks", "cpu"), "q4_limit is one of the strings \"disks\" or \"cpu\""
+assert q4_iops > 25000 * P["q4_servers"], "Seed 004's 10^4 IOPS per CPU is per core in this lab, and each server has many cores: count them all"
 
 # %%
 # HIDDEN
@@ -446,6 +462,7 @@ q6_overstated = 600 / q6_disk_iops  # SOLUTION
 
 # %%
 assert 30 < q6_disk_iops < 500, "IOPS of one spinning disk: 1000 ms divided by the milliseconds one random I/O takes (seek + half a rotation)"
+assert q6_disk_iops < 0.97 * 1000 / P["q6_seek_ms"], "Your I/O takes about the seek alone: add half a rotation, in milliseconds (one rotation lasts 60,000 ms / rpm)"
 assert abs(q6_overstated * q6_disk_iops - 600) < 1e-6, "The factor is 600 divided by your disk's IOPS"
 
 # %%
@@ -470,11 +487,12 @@ assert abs(q6_overstated - 600 / _iops) < 1e-9, "600 over your disk's IOPS"
 
 # %% [markdown]
 # **Q7. Your experiment: writes in flight.** Choose how many writes `rados bench` keeps in flight,
-# a whole number from 2 to 32 but not 16 (the run it is compared with), and store it in `my_threads`. After seed 002's three runs the measurement below
-# runs yours, 5 s like the others, and compares it with the 16-thread run. Before it runs, predict
-# with the lab's model of this cluster — CPU-bound (the cores, not the queue, set the IOPS) and
-# Little's law — your run's IOPS and its mean latency, each as a fraction of the 16-thread run's
-# (yours / its): store `q7_iops_ratio` and `q7_latency_ratio`.
+# a whole number from 2 to 32 but not 16 (the run it is compared with), and store it in
+# `my_threads`. After seed 002's three runs the measurement below runs yours, 5 s like the others,
+# and compares it with the 16-thread run. Before it runs, predict your run's IOPS and its mean
+# latency with the lab's model of this cluster: it is CPU-bound (the cores, not the queue, set the
+# IOPS), and Little's law holds. Store each as a fraction of the 16-thread run's (yours / its) in
+# `q7_iops_ratio` and `q7_latency_ratio`.
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -515,10 +533,10 @@ assert abs(q7_latency_ratio - iops.latency_ms(1.0, my_threads) / iops.latency_ms
 # ## Measure: the disk, then the cluster
 #
 # First the device itself. The OSDs of this lab cluster keep their BlueStore block devices as
-# files in the cluster's folder, so fio on a file in that folder measures the disk they write
-# to: 4 KiB random writes with `direct=1` (no page cache) at queue depth 16, then at queue depth
-# 1 with an `fdatasync` after each write — what a write-ahead log does to make each commit
-# durable. 3 s each.
+# files in the cluster's folder. So fio on a file in that folder measures the disk they write to.
+# It runs 4 KiB random writes with `direct=1` (no page cache) at queue depth 16. Then it runs them
+# at queue depth 1 with an `fdatasync` after each write, which is what a write-ahead log does to
+# make each commit durable. 3 s each.
 
 # %% tags=["nbval-ignore-output"]
 from tqdm.auto import tqdm
@@ -533,8 +551,7 @@ c = lab.cluster
 OSDS = len(c.ceph("osd", "ls"))
 CORES = os.cpu_count()
 device_class = {n.get("device_class") for n in c.ceph("osd", "tree")["nodes"] if n["type"] == "osd"}
-deferred_threshold = iops.PREFER_DEFERRED_SIZE_HDD if device_class == {"hdd"} else iops.PREFER_DEFERRED_SIZE_SSD
-WAL_WRITES = float(iops.device_writes_per_write(4096, deferred_threshold))
+WAL_WRITES = float(iops.device_writes_per_write(4096))     # data and commit, deferred or not
 
 device = fio_file(c.dir / "tmp", iodepth=16, seconds=3)
 synced = fio_file(c.dir / "tmp", iodepth=1, seconds=3, fdatasync=True)
@@ -544,9 +561,9 @@ pd.DataFrame({"fio 4 KiB randwrite, direct, QD 16": {"IOPS": device.iops, "ms pe
               "fio 4 KiB write + fdatasync, QD 1": {"IOPS": synced.iops, "ms per write": 1e3 / synced.iops}}).T
 
 # %% [markdown]
-# Now the model's prediction from that device speed: the disk bound for this cluster (pool size 3,
-# every OSD on this one disk — so the disks are really *one* disk shared by all OSDs) and seed
-# 004's CPU bound for this machine's cores.
+# Now the model's prediction from that device speed. The disk bound is this cluster's: pool size
+# 3, every OSD on this one disk, so the disks are really *one* disk shared by all OSDs. The CPU
+# bound is seed 004's, for this machine's cores.
 
 # %% tags=["nbval-ignore-output"]
 disk_bound = iops.cluster_write_iops(device.iops, 1, 3, WAL_WRITES)
@@ -580,8 +597,8 @@ bench = pd.DataFrame([{"threads": t, "IOPS": r.iops, "latency ms": r.lat_mean_ms
 bench
 
 # %% [markdown]
-# The measured CPU cost of a write turns seed 004's rule into this host's own: in each run, every
-# client write cost the cluster (OSDs + client) the CPU milliseconds below, so one core does
+# The measured CPU cost of a write turns seed 004's rule into this host's own. In each run, every
+# client write cost the cluster (OSDs + client) the CPU milliseconds below. So one core does
 # 1000 / that many writes per second, and the machine's cores set the ceiling. The cost is not a
 # constant: with more writes in flight the OSDs handle several per wake-up (one RocksDB commit
 # for many writes, fuller messenger reads), so it falls as the threads grow.
@@ -602,12 +619,12 @@ pd.DataFrame({"CPU ms per write": cost_ms, "IOPS per core": {t: 1e3 / v for t, v
 # Two kinds of row, each with a negative control (a plausibly wrong model the same tolerance must
 # reject). **Little's law** must hold tightly: `rados bench` keeps exactly *t* writes in flight,
 # so its mean latency is *t* / IOPS; the control is "one write at a time" (latency = 1 / IOPS).
-# The **CPU ceiling** (built from the CPU cost per write *measured* in each run, so it is a
-# measured ceiling, not a model from first principles) says the cluster is CPU-bound:
+# The **CPU ceiling** is built from the CPU cost per write *measured* in each run, so it is a
+# measured ceiling, not a model from first principles. It says the cluster is CPU-bound:
 # measured / ceiling is the share of the two cores the OSDs and the client kept busy. In
-# principle it cannot exceed 1 (the mon, mgr, kernel and this notebook take part of the rest); the
-# row's band is symmetric (±50 %), so it would also pass a ratio up to 1.5, which could only come
-# from a CPU cost per write counted too high (other processes' time in the sample). Below one half
+# principle it cannot exceed 1 (the mon, mgr, kernel and this notebook take part of the rest). The
+# row's band is symmetric (±50 %), so it would also pass a ratio up to 1.5. Such a ratio could only
+# come from a CPU cost per write counted too high (other processes' time in the sample). Below one half
 # the CPU would not be what limits (a disk- or latency-bound cluster leaves cores idle), and the row
 # fails; the control is "disk-bound" (fio's bound as the prediction).
 #
@@ -690,44 +707,46 @@ run.check("my_iops_ratio", my_iops_ratio, "iops_ratio",
 # ## Measure: reads and writes mixed (seed 001's curve)
 #
 # The model of mixed reads and writes above needs two numbers, the read-only and the write-only
-# IOPS, and predicts everything in between: each operation takes its share of one shared
-# resource (here the two cores), so a mix runs at *1 / (f/R + (1−f)/W)*. fio's rbd engine
-# measures the two ends and three mixes on a 256 MiB RBD image in the size-3 pool, written in
-# full first: 8 KiB random I/O with 16 in flight, 3 s per point, and the whole sweep three times
-# (every other time in reverse order, so slow drift falls on every point alike). Seed 001 ran
+# IOPS, and predicts everything in between. Each operation takes its share of one shared
+# resource (here the two cores). So a mix runs at *1 / (f/R + (1−f)/W)*, the *harmonic mean* of
+# R and W weighted by the mix. fio's rbd engine measures the two ends and three mixes on a 256 MiB
+# RBD image in the size-3 pool, written in full first. It runs 8 KiB random I/O with 16 in flight,
+# 3 s per point. The whole sweep runs three times, every other time in reverse order, so slow
+# drift falls on every point alike. Seed 001 ran
 # "relatively high queue-depth (16), small block size (8kB), and some parallelism (24)": 24 fio
 # jobs with 16 I/Os in flight each. This lab runs one job of 16, because its machine has only two
 # cores: 24 jobs would only wait in line for them.
 #
-# One client setting changes for this measurement (the clean-up restores it): librbd's cache is
-# switched off (`rbd_cache false` for the clients). Pacific's defaults, unchanged in Reef and
-# Tentacle, turn it on with the policy `writearound` (Ceph v16 `src/common/options.cc`): writes
-# go to the OSDs at once but may be
-# acknowledged to fio before the OSDs finish them, within the cache's dirty-byte budget, and with
-# `rbd_cache_writethrough_until_flush` (true) it stays write-through until the client's first
-# flush. Switched off, every write fio counts was acknowledged by the OSDs, so the curve
+# One client setting changes for this measurement (the clean-up restores it): the cache of librbd,
+# the client library for RBD, is switched off (`rbd_cache false` for the clients). Pacific's
+# defaults, unchanged in Reef and Tentacle, turn it on with the policy `writearound` (Ceph v16
+# `src/common/options.cc`). Then writes go to the OSDs at once, but may be acknowledged to fio
+# before the OSDs finish them, within the cache's dirty-byte budget. With
+# `rbd_cache_writethrough_until_flush` (true), the cache stays write-through (a write is
+# acknowledged only once the OSDs have it) until the client's first flush. Switched off, every write fio counts was acknowledged by the OSDs, so the curve
 # describes the cluster: try it, by leaving the setting out. Reads are not what it changes:
 # `writearound` keeps no read cache (only the `writethrough` and `writeback` policies do).
 #
 # The model's inputs are the measured ends, so the check tests only the *shape*. It is paired:
-# each round's point is divided by the model fed with that same round's ends (`readmix.paired`),
-# so whatever the machine did to a whole round — a busy moment, slow drift — cancels, and the
-# table compares the round at the median of those ratios: its point against its own model. Its
-# tolerance adds two independent errors in quadrature, *√(h² + 0.10²)*: the run's own noise *h*,
-# half the range of those ratios over the three rounds relative to their median, and 10 %, how
-# far a whole run's ratios moved between separate runs on the CI machines (`readmix.tolerance`;
-# the runs are kept in the tests' data). Unpaired, the ends alone have spread 13–50 % over three rounds on the 2-core CI
-# machine, enough to hide the difference between the two shapes. Below the model it allows
+# each round's point is divided by the model fed with that same round's ends (`readmix.paired`).
+# So whatever the machine did to a whole round (a busy moment, slow drift) cancels. The table
+# compares the round at the median of those ratios: its point against its own model. Its
+# tolerance adds two independent errors in quadrature (the square root of the sum of their
+# squares), *√(h² + 0.10²)*. One is the run's own noise *h*: half the range of those ratios over
+# the three rounds, relative to their median. The other is 10 %, how far a whole run's ratios moved
+# between separate runs on the CI machines, the course's test machines (`readmix.tolerance`; the
+# runs are kept in the tests' data). Unpaired, the ends alone have spread 13–50 % over three rounds
+# on the 2-core CI machine, enough to hide the difference between the two shapes. Below the model it allows
 # more, for one effect the harmonic mean leaves out and that can only slow a mix (explained
 # after the plot): a read waits while a write to its object is in flight. The extra room
-# is that wait's upper bound from the physics, not the gap seen: with 16 I/Os in flight on the
-# image's 64 objects, the writes in flight follow from their share of the time, a read meets one
+# is that wait's upper bound from the physics, not the gap seen. With 16 I/Os in flight on the
+# image's 64 objects, the writes in flight follow from their share of the time. A read meets one
 # on its object with probability *p = 1 − (1 − 1/64)^writes*, and it waits at most one whole write
 # (`readmix.lock_wait_allowance`). The negative control is the plausible wrong shape "IOPS mix
 # linearly" (*f·R + (1−f)·W*), which reads would follow if they used resources the writes leave
-# idle; it lies above the model, where there is no extra room. The mixes stop at 70 % reads: the
+# idle; it lies above the model, where there is no extra room. The mixes stop at 70 % reads. The
 # wait's bound is widest where reads dominate, and at 90 % it comes close to the gap between the
-# two shapes, so with a few seconds per point the check could not tell them apart there.
+# two shapes. So with a few seconds per point the check could not tell them apart there.
 
 # %% tags=["nbval-ignore-output"]
 image = readmix.prepare(lab, pool)
@@ -773,7 +792,7 @@ conclusions.render("""
 #
 # What the model leaves out: reads and writes meet. An OSD lets a read of an object wait while a
 # write to that object is in flight (`ObjectContext::get_read` in `src/osd/osd_types.h`, v16.2.15:
-# the object's read/write lock, taken by `PrimaryLogPG` for every client op), so a mix
+# the object's read/write lock, taken by `PrimaryLogPG` for every client op). So a mix
 # can fall below the harmonic mean, more so the more reads there are to wait and the fewer
 # objects the I/Os spread over (a smaller image makes the gap grow). The check's extra room below
 # the model is this wait at its largest; the table's tolerance column shows it per point.
@@ -785,24 +804,39 @@ conclusions.render("""
 #   above has your run's rule, its `rados bench` figure and their ratio). The disk under the OSDs
 #   is a virtual disk on flash: many thousands of direct 4 KiB writes per second at queue depth 16.
 #   Every OSD of this lab shares that one disk, so the rule gives *device IOPS × 1 disk / (3
-#   replicas × 2 WAL writes)* client writes per second, and seed 004's "10^4 IOPS per CPU", read per
+#   replicas × 2 WAL writes)* client writes per second. Seed 004's "10^4 IOPS per CPU", read per
 #   core, says two cores would allow 20,000. `rados bench` reaches far less than either.
 # - **The CPU is the bottleneck here, not the disk.** Each client write costs this cluster the
-#   CPU time in the cost column above (three OSD ops, the RocksDB WAL, the messenger, the
-#   client), so one core does at least five times fewer writes per second than seed 004's 10^4
-#   (the IOPS per core column), and the host's cores are busy the whole run
-#   while the disk has headroom. Seed 004's figure was Hammer on bare-metal Xeons with the
+#   CPU time in the cost column above: three OSD ops, the RocksDB WAL, the messenger and the
+#   client. At that cost, one core does at least five times fewer writes per second than seed
+#   004's 10^4 (the IOPS per core column). The host's cores are busy the whole run while the disk
+#   has headroom. Seed 004's figure was Hammer on bare-metal Xeons with the
 #   OSDs spread over many cores; here every daemon and the client share two virtual cores.
 #   Measure your own per-core figure before you plan. On a machine shared with other work the
 #   OSDs get only part of the cores, and IOPS fall further below the CPU ceiling.
 # - **Four times the threads buy far less than four times the IOPS once a resource is
-#   saturated:** from 16 to 64 threads the IOPS grew by well under 2x, and only because batching
-#   made each write cheaper in CPU (the cost column), while the latency grew nearly in proportion
-#   to the threads; Little's law held to within a few percent in every run. Seed 002 saw the
+#   saturated:** from 16 to 64 threads the IOPS grew by well under 2x. Even that growth came only
+#   because batching made each write cheaper in CPU (the cost column). The latency grew nearly in
+#   proportion to the threads, and Little's law held to within a few percent in every run. Seed 002 saw the
 #   same: its 64-thread run had the worst latency.
-# - **Seed 000's own gap ran the other way** (2,094 measured vs 1,800 planned), and its SSD
-#   journal (case 2) gained only 9 %: the journal takes a write quickly, but the data still has
-#   to reach the SAS disks, whose bound (1,800) the plan of 15,000 ignored.
+# - **Seed 000's own gap ran the other way.** Its case 1 kept the FileStore journals on the SAS
+#   data disks. So this lab's rule counts two device writes per replica write: 600 × 9 / (3 × 2)
+#   = 900 IOPS, or 200 with the 133 IOPS that a seek and half a rotation allow (Q6's kind of
+#   disk). The cluster measured 2,094. The rule prices every device write as a random write at
+#   queue depth 1, a seek and half a rotation each, and the seed's writes were not that. Little's
+#   law puts 72 of them in flight (2,094 IOPS × 34.36 ms). The journal appends its entries one
+#   after another, up to `journal_max_write_entries` (100) in one disk write. The data writes land
+#   in the page cache. The kernel writes them back in batches that its I/O scheduler sorts by
+#   position and merges where blocks touch, and the disk's command queue reorders them again. So
+#   a write costs a short seek, or none when it merges with its neighbour. The rule is a floor for
+#   queue-depth-1 random writes, not a forecast for a deep, sorted queue. To predict 2,094 a model
+#   would need two things the seed does not give. One is how many journal entries share one disk
+#   write. The other is how the time per write falls with the number of sorted writes queued at
+#   the disk (its seek curve).
+# - **The SSD journal (case 2) gained only 9 %.** It took the journal writes off the SAS disks,
+#   which puts the rule at 600 × 9 / 3 = 1,800 IOPS for the data writes alone. The journal takes
+#   a write quickly, but the data still has to reach the SAS disks, which the plan of 15,000
+#   (the SSDs' figure) ignored.
 
 # %% [markdown]
 # **W2. `rados bench` on your cluster vs the disk rule and the CPU ceiling.** Use your fio figure,

@@ -17,17 +17,21 @@
 # - compute the delay Ceph's backoff ("dynamic") throttle gives a caller at any queue fill, and
 #   the rate that delay allows, exactly as `src/common/Throttle.cc` does;
 # - explain with a time-stepped model why a FileStore OSD with its write-back throttle switched
-#   off runs 7x faster for half a minute and then collapses, and how a backoff throttle gives
-#   up the peak to avoid the collapse (seed 000);
+#   off runs 7x faster for half a minute and then collapses (seed 000);
+# - explain how a backoff throttle gives up that peak to avoid the collapse;
 # - read a throttle's perf counters (`val`, `max`, `get`, `wait`) and tell a hard limit from a
 #   backoff delay;
 # - predict what one transaction costs in BlueStore's byte throttle, today's counterpart, and
 #   how many fit in a budget; then shrink the budget on the cluster until writes wait for it.
 #
+# **Prerequisites:** lab 00 (the path of one write) and lab 03 (IOPS, queue depth, and the
+# journal or write-ahead log that doubles a write). New words are in the
+# [glossary](../glossary.md).
+#
 # **You need:** the lab cluster (3 OSDs or more). On Pacific (Debian 12) the lab also starts a
 # second, small FileStore cluster of its own (3 OSDs) and removes it at the end. About 2 minutes.
-# Reef and Tentacle have no FileStore (their `ceph-osd` refuses to create one): there the lab
-# says so and skips the FileStore measurement; the models and seed 000's figures carry its
+# Reef and Tentacle have no FileStore (their `ceph-osd` refuses to create one). There the lab
+# says so and skips the FileStore measurement. The models and seed 000's figures carry its
 # lesson, and BlueStore's throttle, which every release has, is measured on all of them.
 
 # %% [raw]
@@ -62,12 +66,13 @@ pd.set_option("display.precision", 3)
 # %% [markdown]
 # ## Background
 #
-# A write to a FileStore OSD goes through two stages (seed 000, NAVER, *Persistent storage for
-# Docker containers with Ceph*, OpenStack Days 2017; seed 003, Lee et al., MSST 2017): it is
-# written to the **journal** with direct, synchronous I/O — the client is acknowledged then —
-# and afterwards **applied** to the object's file with ordinary buffered writes, which land in
-# the Linux page cache and reach the data disk later. Several throttles keep those stages in
-# step:
+# A **throttle** limits the work in progress: past its limit, new work waits. A write to a
+# FileStore OSD goes through two stages (seed 000, NAVER, *Persistent storage for Docker
+# containers with Ceph*, OpenStack Days 2017; seed 003, Lee et al., MSST 2017). First it is
+# written to the **journal** with direct, synchronous I/O, and the client is acknowledged then.
+# Afterwards it is **applied** to the object's file with ordinary buffered writes. These land in
+# the Linux *page cache* (memory where the kernel keeps file data) and reach the data disk later.
+# Until then they are *dirty* pages. Several throttles keep those stages in step:
 #
 # - the **FileStore op queue** limits the transactions waiting to be applied
 #   (`filestore_queue_max_ops`, default 50; `filestore_queue_max_bytes`, 100 MiB). NAVER saw its
@@ -92,7 +97,7 @@ pd.set_option("display.precision", 3)
 # | r ≥ high | e + (r − high) · (m − e) / (1 − high) |
 #
 # with e = high_multiple / expected_throughput and m = max_multiple / expected_throughput.
-# Callers wait in FIFO order and each sleeps its delay at the head of the queue, so a delay
+# Callers wait in FIFO order (first in, first out) and each sleeps its delay at the head of the queue, so a delay
 # *d* lets at most 1/*d* requests per second through. Reference: Ceph docs, *OSD throttles*
 # (`doc/dev/osd_internals/osd_throttles.rst`).
 #
@@ -101,9 +106,9 @@ pd.set_option("display.precision", 3)
 # `bluestore_prefer_deferred_size` (64 KiB on HDD, 0 on SSD) pass through RocksDB's write-ahead log
 # first, new space too; so do overwrites of allocated blocks smaller than `bluestore_min_alloc_size`
 # (4 KiB), on SSD too (lab 07). It keeps one plain byte throttle,
-# `bluestore_throttle_bytes` (64 MiB), and charges every transaction its bytes *plus*
+# `bluestore_throttle_bytes` (64 MiB). It charges every transaction its bytes *plus*
 # `bluestore_throttle_cost_per_io` per I/O (670,000 on HDD, 4,000 on SSD; Ceph
-# `BlueStore::_txc_calc_cost`; the same defaults in Pacific, Reef and Tentacle): the throttle
+# `BlueStore::_txc_calc_cost`; the same defaults in Pacific, Reef and Tentacle). So the throttle
 # counts I/Os in flight, not data. Deferred
 # (small) writes also pass `bluestore_throttle_deferred_bytes`.
 
@@ -111,9 +116,9 @@ pd.set_option("display.precision", 3)
 # ## The model
 #
 # ### The backoff delay
-# Seed 000 throttled "from 80 %": below we use low = 0.8, high = 0.9 and an expected throughput of
-# 15,000 ops/s (the SSD journal), with high_multiple 1 and max_multiple 10 (the multiples are our
-# choice; the seed does not give them). The delay is per
+# Seed 000 throttled "from 80 %". Below we use low = 0.8, high = 0.9 and an expected throughput of
+# 15,000 ops/s (the SSD journal), with high_multiple 1 and max_multiple 10. The multiples are our
+# choice; the seed does not give them. The delay is per
 # request (cost 1, the ops throttle); the last column is the rate the throttle lets through.
 
 # %%
@@ -206,6 +211,31 @@ sim_plot = LivePlot(
 sim_plot
 
 # %% [markdown]
+# **How long the burst lasts: 28 s in the model, "~60 secs" in the seed.** With the seed's
+# calibration (9,000 MiB of page cache) the backoff run writes at the journal's 15,000 IOPS for
+# 28.4 s. The inputs set that length, not Ceph's formula. The model's throttle watches the dirty
+# page cache. Its limit (`vm.dirty_ratio`, 20 % of 9,000 MiB: 1,800 MiB per node) is the one
+# calibrated to the 35 s collapse. The throttle starts to delay at 80 % of that limit (the seed's
+# "Throttle From 80%"). The dirty data grows by (15,000 − 1,800) × 4 KiB a second on each node.
+# So the delays begin after 0.8 × 1,800 MiB / 51.6 MiB/s = 27.9 s
+# (`models.filestore.burst_seconds()`). The first, very short ones still let more than 15,000
+# writes a second through for another 0.4 s. Whatever the multiples, a throttle on the page cache
+# that starts at 80 % begins to delay at 80 % of the 35 s.
+#
+# Seed 000's slide says "Burst (~ 60 secs)", and its throttle is another one. Its formula reads
+# r = current_op / max_ops: FileStore's op-queue throttle, which holds each op from its submission
+# until it is applied to the file system (Ceph docs, *OSD throttles*). While the page cache has
+# room, ops leave that queue as fast as they arrive. Once the kernel blocks the apply threads at
+# `vm.dirty_ratio`, they pile up in it while the SSD journal goes on acknowledging clients. So the
+# seed's burst can outlast the page cache by as long as the queue takes to reach 80 % of
+# `max_ops`. The slide gives neither that `max_ops` nor the expected throughput or the multiples
+# of the run (the 500,000 it shows belongs to case 3, the queue-limit tuning). The model keeps no
+# op queue, so it cannot predict the ~60 s, and no input of it was fitted to that figure. Inside
+# the model, 60 s would need the delays to start at 3,094 MiB of dirty data per node, a limit of
+# 43 % of the 9,000 MiB. The seed's case-4 slide also lists `vm.dirty_ratio` 50 %, which gives
+# 69.8 s (`models.filestore.burst_seconds(dirty_ratio=0.5)`).
+
+# %% [markdown]
 # **W1. Why does a FileStore OSD without its write-back throttle run fast, then collapse?** Answer
 # in two or three sentences, with the no-throttle curve's rate before and after its cliff and
 # what the backoff curve does instead (graded by hand).
@@ -216,9 +246,12 @@ sim_plot
 # ### BlueStore's byte throttle
 # What one transaction charges (`thr.bluestore_txc_cost`) and how many fit in the 64 MiB budget
 # at once (`thr.bluestore_max_inflight`). Each transaction is charged one I/O for its key-value
-# commit plus one per aio it queues (`thr.bluestore_write_ios`). A deferred write carries its
-# data in the commit: 1 I/O. A direct write is cut into blobs of `bluestore_max_blob_size`
-# (64 KiB), one aio each: 2 I/Os for 64 KiB, 65 for 4 MiB.
+# commit plus one per aio (asynchronous I/O request) it queues (`thr.bluestore_write_ios`). A
+# deferred write carries its data in the commit: 1 I/O. A direct write is cut into *blobs*
+# (BlueStore's pieces of an object's data) of `bluestore_max_blob_size`
+# (64 KiB), one aio each: 2 I/Os for 64 KiB, 65 for 4 MiB. These are the device writes lab 03
+# counts for its disk bound (`thr.bluestore_device_ios`), except that a deferred write's data is
+# written in place later, after its commit, and the throttle does not charge that write.
 
 # %%
 pd.DataFrame([{"write": label, "device": dev, "I/Os": int(ios),
@@ -311,6 +344,7 @@ q2_max_ops = float(thr.max_rate(0.0, low=0.0, high=0.0, expected_throughput=P["q
 
 # %%
 assert 0 < q2_max_ops < P["q2_throughput"], "A rate in transactions per second, below the expected throughput once every transaction waits; the rate is 1 / delay"
+assert q2_max_ops > 1, "That is the delay one transaction waits, in seconds: the rate is how many transactions pass in one second, one over the delay"
 
 # %%
 # HIDDEN
@@ -356,6 +390,8 @@ q3_collapse_big_s = simulate(throttle="none", page_cache_mb=18000, **CASE4_WBTHR
 # %%
 assert 0 < q3_collapse_s < 120, "A time in seconds within the two-minute run: use simulate(throttle='none', **CASE4_WBTHROTTLE).collapse_time"
 assert 0 < q3_iops_after < 14264, "Once stalled, the cluster runs far below the seed's 14,264 IOPS until the dirty data drains: mean_iops(60, 120)"
+assert q3_iops_after < 14264 / 4, \
+    "The stall lasts: from 60 s on the writers wait for the dirty data to drain, far below the whole run's average, which counts the fast first seconds"
 
 # %%
 assert q3_collapse_s < q3_collapse_big_s < 3 * q3_collapse_s, "The cliff is reached when dirty data = dirty_ratio x page cache: more cache delays it, roughly in proportion"
@@ -441,6 +477,7 @@ q5_ssd = int(thr.bluestore_max_inflight(P["q5_kib"] * 1024, ios=1, cost_per_io=4
 # # BEGIN TESTS
 
 # %%
+assert q5_budget % 2**20 == 0, "A MiB is 2^20 bytes (1,048,576), not a million: the budget in bytes is a whole number of MiB"
 assert int(q5_hdd) == q5_hdd and int(q5_ssd) == q5_ssd, "Count whole transactions (round down)"
 assert 0 < q5_hdd < q5_ssd < P["q5_budget_mib"] * 2**20 // (P["q5_kib"] * 1024), \
     "Each transaction costs ios x cost_per_io + bytes: an SSD I/O is charged less than an HDD one, and the data bytes alone cap the count"
@@ -585,22 +622,22 @@ big
 # %% [markdown]
 # ## Measure: a FileStore cluster under 4 KiB writes, three throttle settings
 #
-# Where the release has FileStore (Pacific; the cell below says so on Reef and Tentacle and skips
-# this part), we start a second cluster, 3 FileStore OSDs with their journals on files, and
-# write 4 KiB objects with `rados bench` (16 in flight) for 6 s per setting while reading the
+# Where the release has FileStore (Pacific), we start a second cluster: 3 FileStore OSDs with
+# their journals on files. On Reef and Tentacle the cell below says so and skips this part. We
+# write 4 KiB objects with `rados bench` (16 in flight) for 6 s per setting. Meanwhile we read the
 # op queue's throttle counters (`throttle-filestore_ops`) every half second:
 #
 # 1. **defaults** (the seed's case 1);
 # 2. **case 3 + case 4**: the seed's queue limits (`filestore_queue_max_ops` 500,000, ...) and
 #    `filestore_wbthrottle_enable = false`;
 # 3. **backoff pinned**: as 2, plus the backoff throttle pinned at your Q6 multiple (low = high
-#    = 0, expected throughput 200 ops/s), so every transaction waits multiple / 200 s at the head
+#    = 0, expected throughput 200 ops/s). So every transaction waits multiple / 200 s at the head
 #    of the queue: at most 200 / multiple per second, far below what this cluster does
 #    unthrottled.
 #
 # **What we cannot show here: the collapse.** It needs the dirty page cache to reach
-# `vm.dirty_ratio` (20 %) of the memory the kernel can fill with dirty pages, and at 3 replicas ×
-# 4 KiB per client write even our fastest run, with nothing ever written back, would need far
+# `vm.dirty_ratio` (20 %) of the memory the kernel can fill with dirty pages. At 3 replicas ×
+# 4 KiB per client write, even our fastest run, with nothing ever written back, would need far
 # longer than its 6 seconds to get there (printed below, after the runs). So we compare what the
 # throttles do that *is* measurable: throughput level, the counters' `val`/`max`, and the delay
 # the backoff throttle applies.
@@ -670,9 +707,9 @@ pd.DataFrame({label: run_row(fs_r) for label, fs_r in fs_runs.items()}).T
 # that find it full wait: NAVER's "val 50, max 50". Raising the limit (case 3) removes those
 # waits. The pinned backoff throttle makes *every* transaction wait and caps the rate.
 #
-# Seed 000's lesson is about **stability and latency**, not the mean: a throttle that lets every
-# write in runs fast until the page cache is full and then stalls, while one that delays writes
-# early keeps each second like the last. The columns after the mean show it on this run: the
+# Seed 000's lesson is about **stability and latency**, not the mean. A throttle that lets every
+# write in runs fast until the page cache is full, and then stalls. One that delays writes early
+# keeps each second like the last. The columns after the mean show it on this run: the
 # slowest and fastest second, how much the per-second rate varies (std / mean), and the slowest
 # single write. A 6-second run cannot reach the stall (see below), so read them as the steadiness
 # of each setting before any cliff.
@@ -813,8 +850,9 @@ run.check("my_wait_share", my_wait_share, "wait_share",
 #   CPUs, not disks, set the pace on this machine.
 # - **The collapse did not happen, and could not.** Our runs write far too little to fill 20 %
 #   of this machine's memory (the cell above gives the time it would take). The model shows what
-#   the seed saw: 35 s of journal-speed writing, then 150 IOPS; a backoff throttle gives up the
-#   peak and keeps ~1,800 IOPS, more data written over two minutes.
+#   the seed saw: 35 s of journal-speed writing, then 150 IOPS. A backoff throttle gives up the
+#   peak after a 28 s burst (the seed's lasted ~60 s, for the reasons given with the model). It
+#   keeps ~1,800 IOPS, more data written over two minutes.
 
 # %% tags=["nbval-ignore-output"]
 display(conclusions.render("""

@@ -22,6 +22,9 @@
 # - measure today's AsyncMessenger: an OSD's threads stay flat from 1 to 32 clients while its
 #   TCP connections grow one per client.
 #
+# **Prerequisites:** lab 00 (the daemons as Linux processes, with their threads) and lab 02 (PGs,
+# and how many of them an OSD holds). New words are in the [glossary](../glossary.md).
+#
 # **You need:** the lab cluster (3 OSDs or more, daemons on this machine; `make lab` starts
 # it). About 1 minute.
 
@@ -59,17 +62,19 @@ pd.set_option("display.precision", 3)
 # ## Background
 #
 # Every OSD talks to many others: clients send it operations, the monitor and manager keep it
-# informed, and it exchanges data and heartbeats with the OSDs that share its placement groups.
+# informed, and it exchanges data and heartbeats (small periodic "I am alive" messages) with the
+# OSDs that share its placement groups.
 # The **messenger** is the part of Ceph that carries those conversations.
 #
-# **SimpleMessenger** (called PipeMessenger in the seed; the default up to Jewel) gave every
+# **SimpleMessenger** (called PipeMessenger in the seed; the default up to Jewel, Ceph's 2016
+# release) gave every
 # connection its own *pair* of threads, one reading and one writing. Seed 004 (Xu Xuehan,
 # *Ceph Goes Online at Qihoo 360*, Cephalocon APAC 2018) gives the worst case per OSD:
 #
 # $$\text{threads per OSD} = 2 \times (\text{clients} + 1 + 6 \times \text{PGs per OSD})$$
 #
 # — two threads for each client, for the monitor, and for the peer connections its PGs bring.
-# Qihoo ran 30+ clusters on Hammer and Jewel, the largest with 135 nodes and 1000+ OSDs, and
+# Qihoo ran 30+ clusters on Hammer and Jewel (the 2015 and 2016 releases), the largest with 135 nodes and 1000+ OSDs, and
 # warned: *too many OSDs in one pool could lead to too many threads in one machine*. Their
 # answer was many small pools instead of one big one (with OpenStack patched to use several
 # pools). We found no primary Ceph source for the formula, so we label it historical and
@@ -78,14 +83,15 @@ pd.set_option("display.precision", 3)
 #
 # Why it matters: on Linux every thread is a kernel task with its own ID, taken from the same
 # space as process IDs. A host fails to start new threads (`pthread_create` returns `EAGAIN`)
-# when it reaches `kernel.pid_max` (32,768 by default; systemd raises it to 4,194,304 on many
-# distributions), `kernel.threads-max` (set from the RAM size at boot) or the Ceph user's
-# `RLIMIT_NPROC` (Linux kernel documentation, `admin-guide/sysctl/kernel.rst`).
+# when it reaches one of three limits. They are `kernel.pid_max` (32,768 by default; systemd
+# raises it to 4,194,304 on many distributions), `kernel.threads-max` (set from the RAM size at
+# boot) and the Ceph user's `RLIMIT_NPROC` (Linux kernel documentation,
+# `admin-guide/sysctl/kernel.rst`).
 #
-# **AsyncMessenger**, the default since Kraken (Luminous is the first long-term release with it)
-# and the only messenger since Octopus (so in Pacific, Reef and Tentacle), serves every
-# connection from a fixed pool of event-loop threads (`ms_async_op_threads`, default 3) using
-# `epoll`. An OSD then has a constant number of threads, whatever its clients; the connections
+# **AsyncMessenger** has been the default since Kraken (Luminous is the first long-term release
+# with it), and the only messenger since Octopus (so in Pacific, Reef and Tentacle). It serves
+# every connection from a fixed pool of event-loop threads (`ms_async_op_threads`, default 3)
+# using `epoll`, Linux's call to wait on many sockets at once. An OSD then has a constant number of threads, whatever its clients; the connections
 # remain, but they cost a file descriptor and some memory each, not two threads.
 
 # %% [markdown]
@@ -232,10 +238,14 @@ q2_osds = 32768 // simple_messenger_threads(P["q2_osd_clients"], P["q2_pgs"])  #
 # %%
 assert int(q2_clients) == q2_clients and 0 < q2_clients < 32768 / (P["q2_host_osds"] * 2), \
     "Whole clients (round down); each OSD runs 2 threads per client and more for its peers: fewer than pid_max / (OSDs x 2)"
+assert q2_clients < 0.9 * 32768 / (P["q2_host_osds"] * 2), \
+    "Your clients take every thread ID at 2 threads each: each OSD also runs threads for its PG peers and the monitor, whatever its clients"
 
 # %%
 assert int(q2_osds) == q2_osds and 0 < q2_osds < 32768 / (2 * P["q2_osd_clients"]), \
     "Whole OSDs (round down); one OSD runs 2 threads per client, its PG peers add more"
+assert q2_osds < 0.9 * 32768 / (2 * P["q2_osd_clients"]), \
+    "Your OSDs count only their clients' threads: each OSD also runs threads for its PG peers and the monitor"
 
 # %%
 # HIDDEN
@@ -325,6 +335,7 @@ q4_simple = simple_messenger_threads(P["q4_clients"], P["q4_pgs"])  # SOLUTION
 
 # %%
 assert int(q4_async) == q4_async > 0, "A whole number of threads: AsyncMessenger's per-OSD count does not depend on clients"
+assert q4_async < q4_simple, "AsyncMessenger does not run SimpleMessenger's 2 threads per connection: a fixed pool of worker threads serves every connection"
 assert q4_simple > 2 * P["q4_clients"] and q4_simple % 2 == 0, "Two threads per connection: the clients alone take 2 each, the monitor and the PG peers add more"
 
 # %%
@@ -392,9 +403,10 @@ assert q5_client_connections == my_clients, "Each client has its own messenger a
 # %% [markdown]
 # ## Measure: threads and connections as clients arrive
 #
-# We make a size-3 pool, find one object name per OSD that has that OSD as its primary (a client
-# talks only to primaries), then bring in 1, your Q5 number and 32 **independent clients**:
-# each is its own librados instance with its own messenger, as separate VMs would be. Every
+# We make a size-3 pool, and find one object name per OSD that has that OSD as its primary (a
+# client talks only to primaries). Then we bring in 1, your Q5 number and 32 **independent
+# clients**. Each is its own librados instance (the client library of RADOS, Ceph's object store)
+# with its own messenger, as separate VMs would be. Every
 # client writes each of those objects at once, so it opens a connection to every OSD. While they
 # write, we sample each OSD's thread count (`/proc/<pid>/status`), and afterwards count its
 # established TCP connections (`/proc/<pid>/fd` sockets matched in `/proc/net/tcp`), split into
@@ -452,10 +464,10 @@ measured
 # %% [markdown]
 # ### Model vs measurement
 #
-# The AsyncMessenger model says the threads per OSD do not grow with the clients: they stay at
-# the count this run measured with no client (that count itself is *measured*: it depends on the
-# build and the configuration, not on a formula), within one thread for a timer that may come and
-# go. Connections grow by exactly one per client on each OSD it writes to. Each row has a negative
+# The AsyncMessenger model says the threads per OSD do not grow with the clients. They stay at
+# the count this run measured with no client, within one thread for a timer that may come and
+# go. That count itself is *measured*: it depends on the build and the configuration, not on a
+# formula. Connections grow by exactly one per client on each OSD it writes to. Each row has a negative
 # control that the same tolerance must reject: two threads per client connection
 # (SimpleMessenger's reader and writer) for the threads, and one connection per client spread
 # over the OSDs for the connections. For contrast, the same clients under SimpleMessenger:
@@ -547,8 +559,8 @@ run.check("my_threads_per_client", my_threads_per_client, "threads_per_client",
 #   the fixed connections to the other OSDs (data and heartbeats), the monitor and the manager.
 #   Connections are still a cost (a file descriptor, buffers), but no longer two threads each.
 # - **SimpleMessenger** would have needed two threads for each of those connections, and seed
-#   004's worst case adds 12 per PG: at 32 clients that is many times today's count on this
-#   tiny cluster, and on Qihoo's hosts (a dozen OSDs, hundreds of PGs, hundreds of clients) it
+#   004's worst case adds 12 per PG. At 32 clients that is many times today's count on this
+#   tiny cluster. On Qihoo's hosts (a dozen OSDs, hundreds of PGs, hundreds of clients) it
 #   reached the 32,768 of `pid_max`. Many small pools capped the peer term; AsyncMessenger
 #   removed the problem.
 # - **Where the threads went**: the notebook's own thread count grew with every client, because

@@ -21,6 +21,10 @@
 # - compute a pool's MAX AVAIL the way `ceph df` does, and explain why "one OSD full = cluster
 #   full" makes the fullest OSD, not the average, decide how much you can store.
 #
+# **Prerequisites:** lab 01 (replicated and EC pools, and the raw space `ceph df` reports) and
+# lab 02 (PGs, CRUSH weights, and how unevenly PGs spread over OSDs). New words are in the
+# [glossary](../glossary.md).
+#
 # **You need:** the lab cluster (3 OSDs or more; `make lab` starts it). The lab lowers the
 # cluster's full ratios for a minute and restores them at the end. About 1 minute.
 
@@ -58,20 +62,21 @@ GIB, MIB = 2**30, 2**20
 # %% [markdown]
 # ## Background
 #
-# Qihoo 360 ran Ceph RBD for thousands of virtual machines (seed 004, Xu Xuehan, *Ceph Goes
-# Online at Qihoo 360*, Cephalocon APAC 2018). Two lines of their slides are this lab:
+# Qihoo 360 ran Ceph RBD (RADOS block devices: virtual disks stored as objects in a pool) for
+# thousands of virtual machines (seed 004, Xu Xuehan, *Ceph Goes Online at Qihoo 360*, Cephalocon
+# APAC 2018). Two lines of their slides are this lab:
 #
 # - **Capacity requirement prediction:** C_total = (N_vm × C_per_vm) / (thin_ratio × 0.7).
 #   RBD images are *thin*: a 100 GiB disk takes space only where the guest has written, so the
 #   thin ratio (provisioned / really used) lets you sell more than you own. The 0.7 keeps the
 #   cluster at 70 % when everything promised is in use.
 # - **One OSD full == cluster full.** Ceph checks fill per OSD. An OSD above the *nearfull* ratio
-#   (0.85) raises a health warning; above *backfillfull* (0.90) it refuses to receive *backfill*
-#   (PGs moved to it whole: `backfill_toofull`), while log-based recovery of PGs it already holds
-#   goes on; above *full* (0.95) recovery stops too (`recovery_toofull`) and the cluster stops
-#   accepting writes to every pool that uses it
-#   (Ceph docs, *Monitor config reference — storage capacity*; `mon_osd_nearfull_ratio` etc. in
-#   `src/common/options.cc`, v16.2.15, the same defaults in Reef and Tentacle). The options only
+#   (0.85) raises a health warning. Above *backfillfull* (0.90) it refuses to receive *backfill*
+#   (PGs moved to it whole: `backfill_toofull`). Log-based recovery of PGs it already holds, which
+#   copies only the objects that changed, goes on. Above *full* (0.95) recovery stops too
+#   (`recovery_toofull`), and the cluster stops accepting writes to every pool that uses it.
+#   (Sources: Ceph docs, *Monitor config reference — storage capacity*; `mon_osd_nearfull_ratio`
+#   etc. in `src/common/options.cc`, v16.2.15, the same defaults in Reef and Tentacle.) The options only
 #   seed the OSD map when the cluster is made; `ceph osd set-nearfull-ratio`,
 #   `set-backfillfull-ratio` and `set-full-ratio` change the ratios the cluster uses, as this lab
 #   does. Because CRUSH spreads data only roughly evenly (lab 02),
@@ -211,6 +216,8 @@ q1_raw_gib = cap.raw_capacity(q1_usable_gib, replicated(P["q1_size"]))  # SOLUTI
 # %%
 assert P["q1_vms"] * P["q1_disk_gib"] / P["q1_thin"] < q1_usable_gib < P["q1_vms"] * P["q1_disk_gib"], \
     "In GiB: more than the thin-provisioned data (the 0.7 fill leaves headroom), less than every VM disk full"
+assert q1_usable_gib > 1.2 * P["q1_vms"] * P["q1_disk_gib"] / P["q1_thin"], \
+    "Your capacity holds little more than the thin-provisioned data: with the 0.7 fill the data may take only 70 % of what you buy, so divide by 0.7"
 assert q1_usable_gib < q1_raw_gib < 10 * q1_usable_gib, "Raw space is usable space times the replica count"
 
 # %%
@@ -291,6 +298,8 @@ q3_stranded = cap.usable_before_full([P["q3_osd_gib"]] * 4, list(P["q3_pgs"]), r
 
 # %%
 assert 0 < q3_usable_gib < 0.95 * 4 * P["q3_osd_gib"] / 3, "Client GiB: less than an even spread would hold (the fullest OSD fills first), and 3 copies each"
+assert q3_usable_gib < 0.97 * 0.95 * 4 * P["q3_osd_gib"] / 3, \
+    "Your GiB fit an even spread: with these PG counts the fullest OSD reaches the full ratio first, while the others still have room"
 
 # %%
 assert 0 < q3_stranded < 1, "A fraction of the fillable space (not a percentage): compare with an even spread"
@@ -336,6 +345,8 @@ q4_seed_is_safe = cap.PLANNING_FILL <= q4_max_fill  # SOLUTION
 
 # %%
 assert 0 < q4_max_fill < cap.NEARFULL, "A fill ratio below nearfull: the same data on one host fewer fills each survivor more"
+assert q4_max_fill < 0.9 * (P["q4_hosts"] - 1) / P["q4_hosts"], \
+    "Your fill lets the survivors fill up completely: they must stay at or below the nearfull ratio once they hold the failed host's data too"
 assert isinstance(q4_seed_is_safe, (bool, np.bool_)) and q4_seed_is_safe == (0.7 <= q4_max_fill), "Store a boolean: compare 0.7 with your answer"
 
 # %%
@@ -461,6 +472,13 @@ thin
 # full ratio from the OSD map, the model should give `ceph df`'s MAX AVAIL for the pool. Then we
 # feed it the pool's real PG counts per OSD instead of the weights: that is how much you could
 # really store, because data follows PGs, not weights.
+#
+# **Used is not data.** The table has two MiB columns per OSD. `data MiB` is the bytes of the
+# objects the OSD stores. `used MiB` is all the space the OSD has taken on its device. It also
+# holds BlueStore's own metadata: its RocksDB database and RocksDB's write-ahead log. They live in
+# BlueFS, a small file system BlueStore keeps on the same device. `ceph osd df` shows that part in
+# its OMAP and META columns. An OSD takes this space before it stores any object, so its fill
+# never starts at 0 %. The full ratios and MAX AVAIL count it as used, like data.
 
 # %% tags=["nbval-ignore-output"]
 ratios = lab.full_ratios()
@@ -480,9 +498,12 @@ usage.assign(**{"used %": 100 * usage["used"] / usage["size"], "PGs of the pool"
 # Filling 8 GiB OSDs for real would take minutes, so we move the thresholds down to where the
 # OSDs are instead. The model first predicts where your objects of 4 MiB (Q5) will land (lab 02's
 # CRUSH model on the live maps), hence each OSD's fill after the write. We then set
-# - **nearfull** above every OSD now, in the middle of the widest gap between the OSDs' fills
-#   where the CRUSH model and a spread exactly by weight disagree on how many OSDs cross it, so
-#   that no OSD is near full before the write and the check can tell the two models apart;
+#
+# - **nearfull** between the OSDs' fills. Before the write, every OSD is under it. After the
+#   write, the CRUSH model and a plausible wrong model, data spread exactly by weight, should
+#   disagree on how many OSDs are over it: then the check can tell the two models apart. So we
+#   take the fills, now and predicted, and put nearfull in the middle of the widest gap between
+#   two of them where the two models disagree;
 # - **backfillfull** and **full** 200 and 400 MiB above the fullest OSD after the write, so
 #   writes never stop.
 #
@@ -554,10 +575,11 @@ placed
 # ### Model vs measurement
 #
 # The near-full count is a check only when the nearfull ratio above could sit where CRUSH's
-# placement and a spread exactly by weight disagree on the count, with room for the OSDs' own
-# metadata to grow (with 4 MiB objects on four OSDs of equal weight the two often land too close
-# for that); then the spread by weight is its control. Otherwise the row is a reading with no claim, and its tolerance column
-# says so: it shows the count without claiming CRUSH's own placement was needed to predict it.
+# placement and a spread exactly by weight disagree on the count. The gap must also leave room for
+# the OSDs' own metadata to grow. With 4 MiB objects on four OSDs of equal weight, the two models
+# often land too close for that. When the count is a check, the spread by weight is its control.
+# Otherwise the row is a reading with no claim, and its tolerance column says so: it shows the
+# count without claiming CRUSH's own placement was needed to predict it.
 
 # %% tags=["nbval-ignore-output"]
 # Each row has a negative control: a plausibly wrong model that the same tolerance must reject.
@@ -657,22 +679,22 @@ run.check("my_avail_per_mib", my_avail_per_mib, "avail_per_mib",
 #   CRUSH placement predicted crossed nearfull, the cluster went HEALTH_WARN (`OSD_NEARFULL`,
 #   `POOL_NEARFULL`), and MAX AVAIL shrank by about the data written. Where BlueFS resized its
 #   metadata in the meantime, the prediction is off by those 12-24 MiB steps.
-# - **Your objects.** MAX AVAIL follows the OSD with the least room for its share of the weight,
-#   so it falls by exactly the data you wrote only if CRUSH gives that OSD exactly its share of
-#   your objects: more, and MAX AVAIL falls faster; less, and it can fall slower (your objects'
-#   table above sets the CRUSH placement's prediction beside `ceph df`). More objects bring the
+# - **Your objects.** MAX AVAIL follows the OSD with the least room for its share of the weight.
+#   So it falls by exactly the data you wrote only if CRUSH gives that OSD exactly its share of
+#   your objects. If CRUSH gives it more, MAX AVAIL falls faster; if less, it can fall slower. Your
+#   objects' table above sets the CRUSH placement's prediction beside `ceph df`. More objects bring the
 #   spread closer to the pool's PG counts, not to the weights: only more PGs do that (lab 02).
 # - **Deletes are not instant.** A deleted pool leaves the maps at once, but each OSD removes its
 #   PGs' objects in the background, and the space returns only as BlueStore frees it. Under
-#   Pacific's default scheduler (wpq), with this cluster's deletion sleep of 0, that takes
+#   Pacific's default I/O scheduler (wpq, a weighted priority queue), with this cluster's deletion sleep of 0, that takes
 #   seconds. Under mClock, the default from Quincy on, PG deletion is a best-effort background
 #   class and the deletion sleeps are ignored, so a pool of many small objects (an earlier lab's
 #   `rados bench`) can take minutes. Had this lab written while an earlier lab's pools were still
 #   going, the OSDs' data would have shrunk under the measurement and the data row would have
 #   read short of the model. So the lab's first cell waits until no OSD is still removing PGs
-#   (the counter `numpg_removing` in `ceph tell osd.N perf dump`), and where mClock is the
-#   default every lab empties its pools with client deletes (`rados purge`, client I/O that
-#   mClock serves first) before deleting them, which leaves the background little to do.
+#   (the counter `numpg_removing` in `ceph tell osd.N perf dump`). And where mClock is the
+#   default, every lab empties its pools with client deletes before deleting them (`rados purge`,
+#   client I/O that mClock serves first). That leaves the background little to do.
 # - **Not modelled:** growth over time, compression, and the per-pool quotas that can stop writes
 #   before any ratio does.
 

@@ -25,10 +25,14 @@
 # - show what `bluestore_prefer_deferred_size` trades: a second copy of small writes for fewer
 #   random writes to the disk.
 #
+# **Prerequisites:** lab 01 (replicas, and BlueStore's allocation unit), lab 03 (the journal or
+# write-ahead log that doubles a write) and lab 04 (FileStore, and the page cache behind it). New
+# words are in the [glossary](../glossary.md).
+#
 # **You need:** the lab cluster (3 OSDs or more). On Pacific (Debian 12) the lab also starts a
 # small FileStore cluster of its own (3 OSDs) and removes it at the end. About 90 seconds. Reef
-# and Tentacle have no FileStore (their `ceph-osd` refuses to create one): there the lab says so
-# and skips the FileStore measurement, the model and seed 003's figures carry its lesson, and
+# and Tentacle have no FileStore (their `ceph-osd` refuses to create one). There the lab says so
+# and skips the FileStore measurement; the model and seed 003's figures carry its lesson.
 # BlueStore's deferred writes, the double write that replaced FileStore's journal, are measured
 # as on every release.
 
@@ -66,9 +70,9 @@ KIB, MIB = 1024, 1024 * 1024
 # ## Background
 #
 # Lee et al. traced every block a Ceph cluster wrote (seed 003, *Understanding Write Behaviors
-# of Storage Backends in Ceph Object Store*, MSST 2017; Ceph Jewel, 16 OSDs, 3 replicas, 4 KiB
-# random writes to a 64 GiB RBD image) and found writes amplified **more than 13 times**. Where
-# the bytes go:
+# of Storage Backends in Ceph Object Store*, MSST 2017). Their cluster ran Ceph Jewel on 16 OSDs
+# with 3 replicas, under 4 KiB random writes to a 64 GiB RBD image. They found writes amplified
+# **more than 13 times**. Where the bytes go:
 #
 # - **replication**: every object lives on 3 OSDs, so everything below happens 3 times;
 # - **FileStore** writes each transaction to its **journal** first (data included), then to the
@@ -85,12 +89,18 @@ KIB, MIB = 1024, 1024 * 1024
 #   `bluestore_min_alloc_size` (4 KiB) is always deferred, on SSD too. Large writes go
 #   direct: WAF → 3. In Jewel, BlueStore allocated 64 KiB units and padded small writes into new
 #   space with zeros; since Pacific `bluestore_min_alloc_size` is 4 KiB on HDD (on SSD since
-#   Octopus), and Reef and Tentacle keep it.
+#   Octopus), and Reef and Tentacle keep it. Seed 003 names both things a 64 KiB unit does to a
+#   small write. The first write into an empty unit is padded with zeros ("zero-filled data for
+#   the hole"). Every later write into that unit overwrites allocated blocks and goes through
+#   the WAL ("WAL (Write-Ahead Logging) for small overwrite"). A long run of random writes is
+#   mostly the second kind (Q3).
 #
 # The model (`models.waf`) counts, per client write and per replica, the bytes of each part and
-# multiplies by the replicas. Its FileStore metadata terms are calibrated to the seed; its
-# BlueStore metadata terms (RocksDB's key-value bytes, BlueFS log, SST files) to a 30 s run on a
-# lab cluster like ours (`data/bluestore_waf_reference.csv`: 4 KiB WAF 10.0, and 7.28 with
+# multiplies by the replicas. Its FileStore metadata terms are calibrated to the seed. RocksDB
+# first collects changes in memory (its *memtable*) and then flushes them to sorted files on disk
+# (*SST files*); *compaction* later merges those files. BlueFS, the small file system RocksDB runs
+# on inside the OSD, keeps a log of its own. The model's BlueStore metadata terms (RocksDB's
+# key-value bytes, BlueFS log, SST files) are calibrated to a 30 s run on a lab cluster like ours (`data/bluestore_waf_reference.csv`: 4 KiB WAF 10.0, and 7.28 with
 # `bluestore_prefer_deferred_size_hdd = 0`). Ceph docs: *BlueStore configuration reference*
 # (deferred writes, `min_alloc_size`), and *FileStore config reference* (journal).
 
@@ -98,8 +108,9 @@ KIB, MIB = 1024, 1024 * 1024
 # ## The model
 #
 # WAF by write size and back end (3 replicas). "FileStore fresh" is the seed's microbenchmark
-# calibration, "long-term" its 4 KiB long run; "BlueStore Jewel" uses Jewel's 64 KiB allocation
-# with zero-filling. (The sizes the exercises ask about are left out: compute those yourself.)
+# calibration, "long-term" its 4 KiB long run. "BlueStore Jewel" uses Jewel's 64 KiB allocation
+# with zero-filling for a write into a hole. "Jewel, overwrite" uses the same allocation for a
+# write onto blocks already allocated. (The sizes the exercises ask about are left out: compute those yourself.)
 
 # %%
 SIZES = [8 * KIB, 32 * KIB, 128 * KIB, 512 * KIB, 2 * MIB]
@@ -109,6 +120,7 @@ BACKENDS = {
     "BlueStore (Pacific, HDD)": lambda w: waf.bluestore_waf(w),
     "BlueStore, prefer_deferred 0": lambda w: waf.bluestore_waf(w, prefer_deferred_size=0),
     "BlueStore Jewel (64 KiB alloc)": lambda w: waf.bluestore_waf(w, **waf.BLUESTORE_JEWEL_HDD),
+    "BlueStore Jewel, overwrite": lambda w: waf.bluestore_waf(w, overwrite=True, **waf.BLUESTORE_JEWEL_HDD),
     "KStore": lambda w: waf.kstore_waf(w),
 }
 pd.DataFrame({name: [float(f(w)) for w in SIZES] for name, f in BACKENDS.items()},
@@ -158,7 +170,7 @@ waf_plot
 # ### Where BlueStore's bytes go
 # The parts of BlueStore's WAF against write size. Below `prefer_deferred` the data is written
 # twice (WAL + deferred copy); above it, once. `kv bytes` is RocksDB's metadata per write and
-# replica (onode, PG log entry, allocation changes).
+# replica (the *onode*, BlueStore's record of an object; the PG log entry; allocation changes).
 
 # %% tags=["nbval-ignore-output"]
 PARTS = ["data", "deferred_data", "rocksdb_wal", "bluefs_log", "rocksdb_sst"]
@@ -272,16 +284,22 @@ assert q2_small > q2_big, "Small deferred writes amplify more than large direct 
 # all_or_nothing: true
 
 # %% [markdown]
-# **Q3.** Seed 003 blamed Jewel's BlueStore for "zero-filled data for the hole". What WAF does
-# the model give a 4 KiB write into new space with 64 KiB allocation and zero fill
-# (`**waf.BLUESTORE_JEWEL_HDD`)? Store it in `q3_jewel_4k`. And how much space does a 1 KiB object
-# take relative to its size with a 64 KiB allocation unit? Store that in `q3_space`.
+# **Q3.** Seed 003 traced Jewel BlueStore's small writes to its 64 KiB minimum extent in two ways:
+# "zero-filled data for the hole" and "WAL (Write-Ahead Logging) for small overwrite". The first
+# is a 4 KiB write into a 64 KiB unit where nothing is allocated yet, the first write there; the
+# second is every later 4 KiB write into that unit. With 64 KiB allocation and zero fill
+# (`**waf.BLUESTORE_JEWEL_HDD`), what WAF does the model give the first case, a write into a hole?
+# Store it in `q3_jewel_4k` (a number). What WAF does it give the second, a 4 KiB overwrite of
+# allocated blocks (add `overwrite=True`)? Store it in `q3_jewel_overwrite` (a number). And how much
+# space does a 1 KiB object take relative to its size with a 64 KiB allocation unit? Store that in
+# `q3_space`.
 
 # %% [raw]
 # # BEGIN SOLUTION
 
 # %%
 q3_jewel_4k = float(waf.bluestore_waf(4096, **waf.BLUESTORE_JEWEL_HDD))  # SOLUTION
+q3_jewel_overwrite = float(waf.bluestore_waf(4096, overwrite=True, **waf.BLUESTORE_JEWEL_HDD))  # SOLUTION
 q3_space = waf.space_amplification(1024, 65536)  # SOLUTION
 
 # %% [raw]
@@ -292,11 +310,14 @@ q3_space = waf.space_amplification(1024, 65536)  # SOLUTION
 
 # %%
 assert q3_jewel_4k > 3, "The 4 KiB of data is padded to a whole allocation unit on each of 3 replicas, plus metadata: pass **waf.BLUESTORE_JEWEL_HDD"
+assert q3_jewel_4k > 3 * 65536 / 4096, "That is a write without zero fill: with the Jewel settings each of 3 replicas writes a whole zero-filled 64 KiB unit for the 4 KiB of data"
+assert 3 < q3_jewel_overwrite < q3_jewel_4k, "An overwrite fills no hole: its 4 KiB goes into the WAL and later in place on each of 3 replicas, plus metadata, less than a whole zero-filled unit: pass overwrite=True as well"
 assert q3_space > 1, "Space used / object size, more than 1: the object is rounded up to whole allocation units"
 
 # %%
 # HIDDEN
 assert abs(q3_jewel_4k - float(waf.bluestore_waf(4096, **waf.BLUESTORE_JEWEL_HDD))) < 1e-9, "Pass the Jewel HDD settings to waf.bluestore_waf and keep its exact value"
+assert abs(q3_jewel_overwrite - float(waf.bluestore_waf(4096, overwrite=True, **waf.BLUESTORE_JEWEL_HDD))) < 1e-9, "The overwrite: the Jewel HDD settings and overwrite=True, at 4096 bytes, its exact value"
 assert abs(q3_space - 65536 / 1024) < 1e-12, "Space amplification is allocated bytes / object bytes: one whole 64 KiB unit for 1 KiB"
 
 # %% [raw]
@@ -335,6 +356,7 @@ q4_data_waf = q4_parts["data"] + q4_parts["deferred_data"]  # SOLUTION
 # %%
 assert isinstance(q4_deferred, (bool, np.bool_)), "Store a boolean (True/False): compare 16 KiB with bluestore_prefer_deferred_size_hdd"
 assert 0 < q4_data_waf < float(waf.bluestore_waf(16384)), "Data only: less than the total WAF, which adds the WAL and metadata"
+assert q4_data_waf > 2, "Count the data on every replica: the WAF counts the device bytes of all replicas per client byte, and each replica writes the data"
 
 # %%
 # HIDDEN
@@ -372,6 +394,7 @@ q5_tb_per_day = P["q5_client_tb"] * waf.longterm_breakdown("filestore")["total"]
 
 # %%
 assert P["q5_client_tb"] < q5_tb_per_day < P["q5_client_tb"] * 100, "TB per day, more than the clients' TB: device bytes = client bytes x WAF"
+assert q5_tb_per_day > 4 * P["q5_client_tb"], "More than the replicas' copies alone: FileStore also writes each byte to its journal first, plus metadata and the file system's journal (seed 003's long-term WAF)"
 
 # %%
 # HIDDEN
@@ -521,11 +544,10 @@ bs_table
 # ## Measure: FileStore on a cluster of its own
 #
 # The same image and writes on 3 FileStore OSDs, where the release has FileStore (Pacific; the
-# cell says so on Reef and Tentacle and skips this part). Here
-# `/proc/<pid>/io` counts the journal (direct
-# writes), the data the OSD writes into the page cache, and its key-value store's files — but
-# not what the kernel's own threads write for the file system (its journal and metadata), so
-# the device WAF here leaves out seed 003's "file system" parts. And a page rewritten while it
+# cell says so on Reef and Tentacle and skips this part). Here `/proc/<pid>/io` counts the
+# journal (direct writes), the data the OSD writes into the page cache, and its key-value store's
+# files. It does not count what the kernel's own threads write for the file system (its journal
+# and metadata). So the device WAF here leaves out seed 003's "file system" parts. And a page rewritten while it
 # is still dirty is counted once: the page cache absorbs repeated writes to the same blocks
 # (seed 003: FileStore's file writes "can be absorbed by page cache"), which our small image
 # makes likely. The Ceph journal has its own counter (`filestore.journal_wr_bytes`), and what
@@ -561,20 +583,20 @@ fs_table
 # compaction, so we compare it with the model's **short-window** form: the same formulas with
 # `sst_bytes = 0` and `bluefs_log_bytes = 0`. What stays uncertain is RocksDB's metadata per
 # write (the model's `kv_bytes`, 3 KB per replica from a 30 s run), and it moves both ways with
-# how many writes share each WAL sync. When many do, as at high IOPS, it shrinks towards nothing:
-# down to the data-only floor, the data once plus the WAL's copy of what was deferred
-# (`metadata_room`; the deferred share is measured: the counters see part of the 16 KiB overwrites
-# as direct). When each write syncs alone, it grows: BlueFS writes the WAL through the page cache, so
+# how many writes share each WAL sync. When many do, as at high IOPS, it shrinks towards nothing.
+# The WAF then goes down to the data-only floor: the data once plus the WAL's copy of what was
+# deferred (`metadata_room`; the deferred share is measured: the counters see part of the 16 KiB
+# overwrites as direct). When each write syncs alone, it grows: BlueFS writes the WAL through the page cache, so
 # every sync writes whole 4 KiB pages again (`page_room`: two pages per write and replica). For
 # writes of 64 KiB and more both are small — up to about a tenth of the model at 64 KiB, about
 # one per cent at 1 MiB — so their device WAF is checked, with 5 % added for noise. For small
-# writes the two ends lie far apart — repeated runs on the 2-core CI machine put the 4 KiB device
+# writes the two ends lie far apart. Repeated runs on the 2-core CI machine put the 4 KiB device
 # WAF anywhere from near the data-only floor of 6 to about twice the model's 8.25
-# (bench/results/spread.json) — so there it is a measurement (the BlueStore table above), and the
+# (bench/results/spread.json). So there it is a measurement (the BlueStore table above). The
 # checks use what the counters separate exactly: the data and its deferred copy, and the copy
-# `prefer_deferred 0` removes. FileStore's journal is shown as a reading, with no claim: the
-# model pads every entry to whole 4 KiB blocks, the real journal packs entries that queue
-# together, so the honest room is one block per entry (±50 % at 4 KiB, ±3 % at 1 MiB) — and a
+# `prefer_deferred 0` removes. FileStore's journal is shown as a reading, with no claim. The
+# model pads every entry to whole 4 KiB blocks, but the real journal packs entries that queue
+# together. So the honest room is one block per entry (±50 % at 4 KiB, ±3 % at 1 MiB). And a
 # journal of the data alone (no entry header, no padding) fits inside that room at every size.
 # No check could tell the model from the data alone, so the table shows both and checks neither;
 # the instructor guide lists such readings.
@@ -666,10 +688,21 @@ run.check("my_waf_ratio", my_waf_ratio, "waf_ratio",
 # ### Seed 003's statements against this run
 # The seed states a few points in its text (`data/seed003_waf_microbench.csv`) and one headline:
 # writes are amplified by **more than 13x, no matter which storage backend**. Two things differ
-# here: our FileStore figure is what the OSD process wrote (`/proc`), so it leaves out the file
-# system's own journal and metadata that the seed's block trace saw; and Pacific's BlueStore
+# here. Our FileStore figure is what the OSD process wrote (`/proc`), so it leaves out the file
+# system's own journal and metadata that the seed's block trace saw. And Pacific's BlueStore
 # allocates 4 KiB units where Jewel's padded small writes to 64 KiB. The model's FileStore terms
 # are the seed's, fresh and long-term, so they show how much of the gap the file system is.
+#
+# Q3's two Jewel cases are the two parts of the seed's long run. The 52 of a first write into a
+# hole is that case alone: 48 of it is the 64 KiB unit, data and zeros, on 3 replicas. The run
+# wrote 4 KiB at random offsets of a 64 GiB image until 57.6 GiB were written: 14.4 writes per
+# 64 KiB unit on average. So one write in 14.4 (6.9 %, `waf.first_write_fraction()`) was the
+# first into its unit. The other 93.1 % overwrote allocated blocks through the WAL, at 10.0
+# each: 6 for the data written twice on 3 replicas, 4.0 for the metadata. Weighted so, the model
+# gives the long run 12.9 (`waf.bluestore_longterm_waf()`). The seed reports "more than 13x" for
+# every back end and names compaction for BlueStore; the model's metadata bytes come from a short
+# run on Pacific, in which compaction has little time to run, and from Pacific's encoding, not
+# Jewel's.
 
 # %% tags=["nbval-ignore-output"]
 from cephlab.helpers.waf import seed003_claims
@@ -697,28 +730,29 @@ conclusions.render("""
 # ## What the model said, what the cluster did
 #
 # - **Large writes cost what replication costs.** At 1 MiB BlueStore wrote 3.0 bytes per client
-#   byte, as the model and seed 003 say. On Pacific, FileStore journaled 3 and handed the file system 3
-#   more (× 2 for its journal: the seed's 6), but fewer of those bytes left the OSD process:
-#   rewrites of still-dirty pages of our small image were absorbed by the page cache — the
-#   same effect that made seed 000's case-4 cluster fast until the cache was full (lab 04).
+#   byte, as the model and seed 003 say. On Pacific, FileStore journaled 3 and handed the file
+#   system 3 more (× 2 for its journal: the seed's 6). But fewer of those bytes left the OSD
+#   process: rewrites of still-dirty pages of our small image were absorbed by the page cache.
+#   That is the same effect that made seed 000's case-4 cluster fast until the cache was full
+#   (lab 04).
 # - **Small writes are where the bytes go.** A 4 KiB overwrite on BlueStore is deferred: its data
 #   goes into RocksDB's WAL and later to its place, so the data alone costs 6 bytes per client
 #   byte before any metadata. The counters show the data reaching its place at 3.0 per client
 #   byte (nearly all of it as the deferred copy); the WAL carries the other copy plus RocksDB's
 #   metadata. The model's long-run calibration (10.0) also
 #   counts SST flushes and the BlueFS log, which a 2 s window does not reach. What the WAL adds
-#   beyond the data moves with batching: near nothing when many transactions share each WAL
-#   write, whole 4 KiB pages per write when each syncs alone — so a 4 KiB run lands anywhere from
-#   the floor of 6 to well above the model, depending on how busy the machine let the OSDs be.
+#   beyond the data moves with batching. It is near nothing when many transactions share each WAL
+#   write, and whole 4 KiB pages per write when each syncs alone. So a 4 KiB run lands anywhere
+#   from the floor of 6 to well above the model, depending on how busy the machine let the OSDs be.
 # - **`prefer_deferred_size = 0` removes the deferred copy**: the counters show it gone (the
 #   comparison table's row). The device WAF need not fall by as much: the direct run is slower,
 #   so fewer transactions share each WAL write and each carries more metadata. The price, which WAF does
 #   not show, is a random write to the disk at once for every small write instead of a later,
 #   sorted batch — on a spinning disk that is why deferring is the default.
-# - **FileStore's journal doubles everything** (Pacific), and on top of it its key-value store and the
-#   file data write their own share (the `rest` column): set its 4 KiB row beside what BlueStore
-#   writes in all (the two tables' 4 KiB rows); which of the two is higher, and by how much,
-#   changes from run to run. What we cannot see from the OSD process is the
+# - **FileStore's journal doubles everything** (Pacific). On top of it, its key-value store and
+#   the file data write their own share (the `rest` column). Set its 4 KiB row beside what
+#   BlueStore writes in all (the two tables' 4 KiB rows). Which of the two is higher, and by how
+#   much, changes from run to run. What we cannot see from the OSD process is the
 #   file system's own journal and metadata (seed 003's 3.6 + 0.4 long-term): kernel threads
 #   write those.
 

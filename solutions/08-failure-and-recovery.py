@@ -27,6 +27,9 @@
 #   own set of disks whose joint failure loses data (copysets);
 # - fail an OSD under a client write load and prove, object by object, that nothing was lost.
 #
+# **Prerequisites:** lab 01 (`size` and `min_size`, and durability in nines) and lab 02 (PGs,
+# CRUSH and failure domains). New words are in the [glossary](../glossary.md).
+#
 # **You need:** the lab cluster with 4 OSDs or more (`make lab`; no MDS). About 1.5 minutes.
 
 # %% [raw]
@@ -110,25 +113,28 @@ MiB = 2**20
 #   Tentacle adds `osd_recovery_sleep_degraded_hdd` (also 0.1 s), which paces a PG with degraded
 #   objects in its place (ceph PR 62400), so there the lab's tuning sets both sleeps to 0 (`SLEEP`
 #   below names the one a failed OSD's PGs recover under).
-# - `osd_max_backfills` = 1: the slots of each OSD's *reservers*. Before a PG copies anything
-#   its primary takes a slot of its own local reserver and a slot of the remote reserver of the
-#   OSDs it writes to (Ceph docs, *doc/dev/osd_internals/recovery_reservation.rst* and
-#   *backfill_reservation.rst*). Which OSDs depends on how the PG catches up. A PG whose every
-#   write is still in its PG log (up to 10,000 entries in Pacific: every pool of this lab)
-#   **recovers from the log**, and its primary reserves every replica: on 3 surviving OSDs with
-#   size 3 each PG spans all three, so **only one PG recovers at a time** — one OSD's sleep
-#   schedule does all the work (`rec.concurrent_recoveries` counts this bound). A PG with more
+# - `osd_max_backfills` = 1: the slots of each OSD's *reservers*. A reserver hands out a fixed
+#   number of slots for recovery work, like a semaphore. Before a PG copies anything, its primary
+#   takes a slot of its own local reserver and a slot of the remote reserver of the OSDs it writes
+#   to. (Ceph docs: *doc/dev/osd_internals/recovery_reservation.rst* and
+#   *backfill_reservation.rst*.) Which OSDs depends on how the PG catches up. Each PG keeps a *PG
+#   log*, the list of its latest writes. A PG whose every missed write is still in its log (up to
+#   10,000 entries in Pacific: every pool of this lab) **recovers from the log**. Its primary then
+#   reserves every replica. On 3 surviving OSDs with size 3 each PG spans all three, so **only one
+#   PG recovers at a time**: one OSD's sleep schedule does all the work
+#   (`rec.concurrent_recoveries` counts this bound). A PG with more
 #   history than its log — a real disk's PGs hold thousands of objects — is **backfilled**: it is
 #   copied whole onto its new OSD, and only that OSD is reserved. Then every survivor that is the
-#   primary of one of the failed OSD's P PGs works, with one slot already: about
-#   S(1 − (1 − 1/S)^P) of S survivors (`rec.recovery_sources`), on 200 OSDs about 79 of the
-#   100 PGs at once (`rec.pgs_at_once`; `rec.is_backfilled` says which way a PG goes). Both
+#   primary of one of the failed OSD's P PGs works, with one slot already. That is about
+#   S(1 − (1 − 1/S)^P) of S survivors (`rec.recovery_sources`). On 200 OSDs, about 79 of the
+#   100 PGs copy at once (`rec.pgs_at_once`; `rec.is_backfilled` says which way a PG goes). Both
 #   schemes were checked on a 6-OSD cluster with each OSD's `dump_recovery_reservations` and the
-#   PG states (tests/cluster/test_backfill_reservations.py): PGs recovering from their logs never
+#   PG states (tests/cluster/test_backfill_reservations.py). PGs recovering from their logs never
 #   outnumbered what every-replica reservations allow, and backfilled PGs ran more at once.
 # - `osd_recovery_max_active_hdd` = 3: pushes in flight per OSD.
 #
-# These throttles act as described under Pacific's scheduler, `osd_op_queue = wpq`. From Quincy
+# These throttles act as described under Pacific's scheduler, `osd_op_queue = wpq` (a weighted
+# priority queue). From Quincy
 # on, and so on Reef and Tentacle, the default is the mClock scheduler (`mclock_scheduler`, with
 # the profile `balanced` in Reef and Tentacle). Under mClock every
 # recovery sleep is set to 0. From Quincy 17.2.7, and in Reef and Tentacle, `osd_max_backfills` and
@@ -137,9 +143,9 @@ MiB = 2**20
 # recovery instead by its profile's share of the OSD's estimated IOPS capacity
 # (`osd_mclock_max_capacity_iops_hdd`, 315 unless the
 # OSD's start-up benchmark measures another figure). The model below is the wpq one, so the lab
-# runs its OSDs under wpq: `lab.run_osds_under("wpq")` does nothing on Pacific and, on Reef or
-# Tentacle, sets `osd_op_queue` and restarts the OSDs one at a time (an OSD reads the option only
-# when it starts); the clean-up cell puts the release's own scheduler back. The last part of the
+# runs its OSDs under wpq. `lab.run_osds_under("wpq")` does nothing on Pacific. On Reef or
+# Tentacle it sets `osd_op_queue` and restarts the OSDs one at a time (an OSD reads the option
+# only when it starts). The clean-up cell puts the release's own scheduler back. The last part of the
 # lab, *Recovery under mClock*, measures mClock itself on Reef and later: the slots it holds, a
 # recovery without the sleep, and the override. Docs: *mClock Config Reference* (docs.ceph.com,
 # Reef).
@@ -168,11 +174,15 @@ MiB = 2**20
 # %% [markdown]
 # ## The model
 #
-# Two example clusters (the exercises below ask about other ones): 6 OSDs with 5 left after one
-# fails and 200 MiB of 1 MiB objects on the failed one (an assumed 30 MiB/s per OSD of disk
-# bandwidth), and 200 OSDs (8 TB HDDs 60 % full, 100 PGs per OSD, 4 MiB objects, 50 MB/s per PG
-# stream as in Kampe's model), each with Pacific's HDD defaults, with `osd_max_backfills` raised
-# alone, and with the three settings tuned (`osd_recovery_sleep_hdd=0`, `osd_max_backfills=4`,
+# Two example clusters (the exercises below ask about other ones):
+#
+# - 6 OSDs, with 5 left after one fails, and 200 MiB of 1 MiB objects on the failed one (an
+#   assumed 30 MiB/s per OSD of disk bandwidth);
+# - 200 OSDs: 8 TB HDDs 60 % full, 100 PGs per OSD, 4 MiB objects, 50 MB/s per PG stream as in
+#   Kampe's model.
+#
+# Each runs with Pacific's HDD defaults, with `osd_max_backfills` raised alone, and with the
+# three settings tuned (`osd_recovery_sleep_hdd=0`, `osd_max_backfills=4`,
 # `osd_recovery_max_active_hdd=8`). The last two columns are the durability of a size-3 pool
 # (AFR 5 %) when the window is 600 s + recovery: one stripe's nines, and the whole cluster's.
 
@@ -211,12 +221,12 @@ model_table.round(2)
 
 # %% [markdown]
 # Read the `max_backfills 4 only` rows. The big cluster's PGs are backfilled, and every source
-# already worked with one slot: more slots let all of the failed OSD's PGs move at once (`PGs at
-# once`), yet `recovery s` stays what it was with the defaults, because each source still pushes
-# at most 10 objects a second — its sleep is one schedule for the whole OSD. The small cluster's
-# PGs recover from their logs, and each reserves every replica, so one slot let only two of them
-# copy at once; more slots bring more survivors to work and recovery gets faster, each survivor
-# still at the sleep's pace. Only removing the sleep lets the streams and the disks set the pace.
+# already worked with one slot. More slots let all of the failed OSD's PGs move at once (`PGs at
+# once`), yet `recovery s` stays what it was with the defaults. That is because each source still
+# pushes at most 10 objects a second: its sleep is one schedule for the whole OSD. The small
+# cluster's PGs recover from their logs, and each reserves every replica, so one slot let only two
+# of them copy at once. There, more slots bring more survivors to work and recovery gets faster,
+# each survivor still at the sleep's pace. Only removing the sleep lets the streams and the disks set the pace.
 # Then compare the two nines columns: the big cluster's thousands of PGs make its own
 # durability several nines lower than one stripe's.
 #
@@ -249,8 +259,9 @@ recovery_plot
 
 # %% [markdown]
 # ### Durability vs the degraded window
-# The annual loss probability of a size-3 and an EC 4+2 pool when the window is Ceph's down-out
-# interval plus a recovery time, and of a whole 100-OSD cluster of size-3 PGs (100 PGs per OSD).
+# The plot gives the annual loss probability of a size-3 and an EC 4+2 pool, when the window is
+# Ceph's down-out interval plus a recovery time. It also gives it for a whole 100-OSD cluster of
+# size-3 PGs (100 PGs per OSD).
 # Slide the down-out interval: at 600 s it dwarfs a fast recovery.
 
 # %% tags=["nbval-ignore-output"]
@@ -323,6 +334,7 @@ q1_degraded_fraction = SEED002_DEGRADED / SEED002_COPIES  # SOLUTION
 assert isinstance(q1_not_serving, (int, np.integer)) and 0 <= q1_not_serving <= 97, \
     "Count PGs: a whole number between 0 and the PGs in the status line"
 assert q1_not_serving > 20, "Peering PGs serve no I/O, and they are not the only ones: read the flag table"
+assert q1_not_serving > 26, "A stale PG cannot be counted on either: its primary stopped reporting, so the active in its state is the monitors' old picture"
 
 # %%
 assert 0 < q1_degraded_fraction < 1, "A fraction between 0 and 1 (degraded copies / all copies), not a percentage"
@@ -367,7 +379,7 @@ q2_seconds = rec.recovery_time(q2_mib * MiB, q2_copying, 30 * MiB, 1, 0.1, objec
 # # BEGIN TESTS
 
 # %%
-assert 128 / 4 <= q2_mib <= 128, "Each object has 3 copies spread over 4 OSDs: one OSD holds more than a quarter of 128 MiB, less than all of it"
+assert 128 / 4 < q2_mib <= 128, "Each object has 3 copies spread over 4 OSDs: one OSD holds more than a quarter of 128 MiB, less than all of it"
 
 # %%
 assert q2_seconds >= q2_mib / 30, ("Recovery cannot beat the disks: q2_mib at 30 MiB/s is a lower bound. Mind that "
@@ -420,6 +432,8 @@ q3_bottleneck = rec.reservation_bottleneck(P["q3_osds"], 100, P["q3_stream_mbs"]
 
 # %%
 assert 0 < q3_seconds_4 <= q3_seconds_1, "More backfill slots never slow a backfill down: 4 slots take no longer than 1"
+assert q3_seconds_4 > q3_seconds_1 / 3, \
+    "Four backfill slots do not make the backfill four times faster: each source OSD's recovery sleep caps how fast it sends, however many PGs it backfills at once"
 
 # %%
 assert q3_seconds_1 > P["q3_fill"] * P["q3_disk_tb"] * 1e12 / ((P["q3_osds"] - 1) * P["q3_stream_mbs"] * 1e6 * 4), \
@@ -515,9 +529,9 @@ assert q4_nines_cluster == red.nines(red.cluster_loss_probability(_n, _n * 100 /
 # %% [markdown]
 # **Q5. Your experiment: how much data.** Choose how many objects of 1 MiB the measurement below
 # writes into its size-3 pool (8 PGs on 4 OSDs), from 128 to 256, and store it in `my_objects`.
-# Before it runs, predict its first recovery, with the HDD defaults, as in Q2: the MiB one OSD
-# holds on average (`q5_mib`), and the seconds to re-replicate them with one PG at a time, disks
-# of 30 MiB/s and a 0.1 s sleep before each 1 MiB push (`q5_seconds`).
+# Before it runs, predict its first recovery, with the HDD defaults, as in Q2. Store the MiB one
+# OSD holds on average in `q5_mib`. Store in `q5_seconds` the seconds to re-replicate them with
+# one PG at a time, disks of 30 MiB/s and a 0.1 s sleep before each 1 MiB push.
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -538,7 +552,7 @@ assert isinstance(my_objects, (int, np.integer)) and 128 <= my_objects <= 256, \
     "Choose a whole number of objects from 128 to 256"
 
 # %%
-assert my_objects / 4 <= q5_mib <= my_objects, \
+assert my_objects / 4 < q5_mib <= my_objects, \
     "Each of your objects has 3 copies spread over 4 OSDs: one OSD holds more than a quarter of them, less than all"
 
 # %%
@@ -560,12 +574,13 @@ assert abs(q5_seconds - rec.recovery_time(my_objects * 3 / 4 * 2**20, 1, 30 * 2*
 # %% [markdown]
 # ## Measure: kill an OSD under a write load, twice
 #
-# We write the objects of 1 MiB you chose in Q5 (random bytes, MD5 recorded) into a size-3 pool with 8 PGs — few
-# PGs, so that each PG holds many objects and the per-object throttle, not per-PG bookkeeping,
-# dominates. Then, while a client keeps writing 4 KiB objects, we **kill** one OSD (SIGKILL, a
-# crash) and mark it **out** at once (instead of waiting 600 s), and record the states of the
-# pool's PGs every 0.5 s until all of them are active+clean (only this pool's: the model counts
-# its objects; another pool's data would recover too and compete for the same slots). We bring
+# We write the objects of 1 MiB you chose in Q5 (random bytes, MD5 checksum recorded) into a
+# size-3 pool with 8 PGs. Few PGs means each PG holds many objects, so the per-object throttle,
+# not per-PG bookkeeping, dominates. Then, while a client keeps writing 4 KiB objects, we **kill**
+# one OSD (SIGKILL, a crash) and mark it **out** at once (instead of waiting 600 s). We record the
+# states of the pool's PGs every 0.5 s until all of them are active+clean. We record only this
+# pool's PGs: the model counts its objects, and another pool's data would recover too and compete
+# for the same slots. We bring
 # it back, apply the tuned settings, and do the same with another OSD. Every pool this lab makes
 # is named `lab08-…`; the OSDs are restarted, marked in and the settings reverted by the last
 # cell.
@@ -662,25 +677,30 @@ timeline
 
 # %% [markdown]
 # ### Model vs measurement
-# The model gets what the cluster told us: the objects and bytes the killed OSD held (the second
-# run's OSD also holds the 4 KiB objects the client wrote during the first), the surviving OSDs
-# (3 on a 4-OSD cluster), the OSDs that took the killed one's place in its PGs (each recovering
-# PG holds a reservation slot there: on 3 hosts of 2 OSDs with failure domain host only its
-# host-mate can, so one PG at a time however many OSDs survive), the per-OSD write rate
-# measured while filling the pool. With the defaults the sleep bounds one PG at
+# The model gets what the cluster told us:
+#
+# - the objects and bytes the killed OSD held (the second run's OSD also holds the 4 KiB objects
+#   the client wrote during the first);
+# - the surviving OSDs (3 on a 4-OSD cluster);
+# - the OSDs that took the killed one's place in its PGs. Each recovering PG holds a reservation
+#   slot there. On 3 hosts of 2 OSDs each, with failure domain host, only the killed OSD's
+#   host-mate can take its place: one PG at a time, however many OSDs survive;
+# - the per-OSD write rate measured while filling the pool.
+#
+# With the defaults the sleep bounds one PG at
 # a time; tuned, the disks do. Both runs pay the same fixed costs (peering, PG stats reaching
 # the manager in 1–2 s steps), so the *time saved by tuning* is compared kill-to-clean.
 #
 # The default recovery's tolerance is one-sided, as the gap is. Below the model only the
 # timing's grain: the end of the interval may be seen up to one 2 s PG-stats step late, so a
-# measured 0 s fails. Above it the model leaves out waits that can only add time — each PG's
-# reservation hand-off and one more sleep — which repeated runs put at up to x1.70 (6 runs of
+# measured 0 s fails. Above it, the model leaves out waits that can only add time: each PG's
+# reservation hand-off and one more sleep. Repeated runs put them at up to x1.70 (6 runs of
 # the native cluster with 128 objects, quiet and under load; 4 of the cephadm cluster at
-# x1.19–x1.23): the check fails above x2.0.
+# x1.19–x1.23). The check fails above x2.0.
 #
 # The time saved by tuning is a reading with no claim. It is a difference of two runs, so it
-# carries both runs' unmodelled waits and two PG-stats steps (repeated runs gave x0.62–x1.53), and
-# in that room a wrong model fits too: one in which only the recovery sleep matters and more
+# carries both runs' unmodelled waits and two PG-stats steps (repeated runs gave x0.62–x1.53).
+# In that room a wrong model fits too: one in which only the recovery sleep matters and more
 # backfills change nothing. The table shows that model's figure beside ours; the instructor guide
 # lists such readings.
 
@@ -768,10 +788,11 @@ print("every object read back with its checksum, and the client kept writing thr
 
 # %% [markdown]
 # ### What the window means for durability
-# The measured recovery times as the window of lab 01's model, for a size-3 pool at AFR 5 %:
-# with Ceph's 600 s down-out interval in front, and without it (mark-out at once, as here); one
-# stripe, and this cluster's own PGs as copysets (few OSDs: few possible sets, so the two agree
-# more closely than on a big cluster).
+# Here the measured recovery times are the window of lab 01's model, for a size-3 pool at AFR
+# 5 %. The table gives the nines with Ceph's 600 s down-out interval in front, and without it
+# (mark-out at once, as here). It gives them for one stripe, and for this cluster's own PGs as
+# copysets. With few OSDs there are few possible sets, so the two agree more closely than on a big
+# cluster.
 
 # %% tags=["nbval-ignore-output"]
 cluster_pgs = sum(p["pg_num"] for p in c.ceph("osd", "pool", "ls", "detail"))
@@ -792,7 +813,8 @@ durability
 # - `osd_max_backfills` and `osd_recovery_max_active_*` stay at their defaults (1 and 3 on HDD;
 #   Quincy from 17.2.7, Reef, Tentacle) unless `osd_mclock_override_recovery_settings` is true.
 #   Without it, each OSD removes such a change from the config database (`config rm` for `osd` and
-#   `osd.N`) and writes a warning to the cluster log that it did not take effect. Its reservers
+#   `osd.N`) and writes a warning to the cluster log that it did not take effect. The run below
+#   prints what the config database holds afterwards. Its reservers
 #   keep their slots, which `ceph tell osd.N dump_recovery_reservations` reports as `max_allowed`;
 # - the profile (`osd_mclock_profile`, `balanced` by default) gives clients and recovery each a
 #   reservation, a weight and a limit, as fractions of the OSD's capacity
@@ -824,6 +846,9 @@ if MCLOCK:
     lab.config_set("osd", "osd_max_backfills", 4)              # the tuned run's value, no override
     held = rh.wait_for_slots(c, osds, 4)
     print(f"after osd_max_backfills 4: {rh.slots_text(held)}")
+    gone_s = rh.wait_config_gone(c, "osd_max_backfills")      # each OSD's `config rm` (the text above)
+    print(f"config database: osd_max_backfills gone {gone_s:.1f} s after the slots were read "
+          f"(entries left: {rh.config_entries(c, 'osd_max_backfills') or 'none'})")
     settings = rh.mclock_settings(c, osds[0])
     display(pd.Series(settings, name=f"osd.{osds[0]} runs").to_frame())
 
@@ -928,16 +953,15 @@ if MCLOCK:            # inside an if, the Markdown is no cell result: display it
 # The reasoning holds whatever your run measured; the figures in the next cell are your run's.
 # A crash shows up first as `stale` (the primary stopped reporting), then `peering` (no I/O),
 # then `active+...+degraded` (serving I/O with two copies) waiting for and taking recovery
-# slots, then `active+clean`: the seed 002 sequence. With Pacific's defaults (the wpq scheduler)
-# the model lets one PG recover at a time, one push per recovery sleep (0.1 s on HDD-class OSDs,
-# none on SSDs; mClock, the default from Quincy on, sets every sleep to 0); every PG also waits
-# for its reservations and one
-# more sleep before it is declared clean, costs the model leaves out that matter on a small
-# cluster with few objects per PG. Tuned, the disks set the pace and what remains is peering and
-# the PG-stats steps to the manager. Ceph's 600 s down-out interval dwarfs a small cluster's
-# recovery, so there the window, and so the nines, is set by *detection*, not by copying; on big
-# disks (the model table and Q3) copying with Pacific's HDD defaults takes longer than the
-# interval itself, and the throttles matter.
+# slots, then `active+clean`: the seed 002 sequence. With Pacific's defaults (the wpq scheduler),
+# the model lets one PG recover at a time, one push per recovery sleep. The sleep is 0.1 s on
+# HDD-class OSDs and none on SSDs; mClock, the default from Quincy on, sets every sleep to 0.
+# Every PG also waits for its reservations and one more sleep before it is declared clean. The
+# model leaves these costs out, and they matter on a small cluster with few objects per PG. Tuned,
+# the disks set the pace and what remains is peering and the PG-stats steps to the manager. Ceph's
+# 600 s down-out interval dwarfs a small cluster's recovery, so there the window, and so the
+# nines, is set by *detection*, not by copying. On big disks (the model table and Q3) copying with
+# Pacific's HDD defaults takes longer than the interval itself, and the throttles matter.
 
 # %% tags=["nbval-ignore-output"]
 d, t = runs["defaults"], runs["tuned"]

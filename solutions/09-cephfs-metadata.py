@@ -23,6 +23,9 @@
 # - measure create, stat, rename and remove on CephFS (ceph-fuse) with private and shared
 #   directories, count the MDS requests each costs, and compare with the local disk.
 #
+# **Prerequisites:** lab 00 (the daemons, among them the MDS) and lab 03 (Little's law, and
+# throughput against latency). New words are in the [glossary](../glossary.md).
+#
 # **You need:** the lab cluster (3 OSDs or more; `make lab`). The lab adds an MDS and a small
 # file system if the cluster has none, and removes them at the end; it mounts CephFS with
 # ceph-fuse (`/dev/fuse`, as root or a user in the `fuse` group). About 1 minute.
@@ -62,15 +65,16 @@ pd.set_option("display.precision", 3)
 # CephFS keeps that *metadata* apart from the file data: file contents go straight from the
 # client to the OSDs, while every change to the namespace (create, rename, unlink, mkdir) is a
 # request to the **metadata server**. The MDS caches the namespace in memory, journals each
-# change to the metadata pool, and hands clients **capabilities** ("caps"): permission to cache
-# an inode's attributes or a directory's entries and answer from that cache. J. Neudecker's
+# change to the metadata pool, and hands clients **capabilities** ("caps"). A cap is permission to
+# cache an inode's attributes (a file's size, owner and times) or a directory's entries, and to
+# answer from that cache. J. Neudecker's
 # thesis (seed 002, HAW Hamburg 2021) describes the MDS as the journaling and access service of
 # CephFS that large clusters run several of, on fast flash.
 #
 # Xu Xuehan's talk *Ceph Goes Online at Qihoo 360* (Cephalocon APAC 2018, seed 004) measured one
-# active MDS with mdtest from 70 clients (data/seed004_mdtest.csv) and found two things:
+# active MDS with mdtest, a standard benchmark of metadata operations, from 70 clients (data/seed004_mdtest.csv) and found two things:
 #
-# - the MDS is **single-threaded**: one rank handles requests one at a time under one big lock
+# - the MDS is **single-threaded**: one rank (one active MDS) handles requests one at a time under one big lock
 #   (`mds_lock` in Ceph's `MDSRank`), so a rank's CPU use stays low while clients queue;
 # - **shared directories are slower**: with all 70 clients in one directory, file creation ran
 #   at 2,624 ops/s instead of 4,311, removal at 789 instead of 2,532, rename at 485 instead of
@@ -263,6 +267,8 @@ assert q3_private > P["q3_private_clients"], "Operations per second (not per ms)
 # %%
 assert 0 < q3_shared < P["q3_shared_clients"] / (P["q2_rtt_ms"] / 1000), \
     "Operations per second: saturated clients complete less than one operation per round trip each, and each operation costs several MDS requests"
+assert q3_shared < 0.75 / q3_s, \
+    "One operation in the shared folder is several MDS requests, one after the other: the MDS serves at most 1 / S requests a second, so fewer operations"
 
 # %%
 # HIDDEN
@@ -354,6 +360,8 @@ assert isinstance(my_clients, (int, np.integer)) and not isinstance(my_clients, 
 # %%
 assert 1 <= q5_speedup <= my_clients + 1e-9, \
     "A ratio of two throughputs, not ops/s: in the model more clients never do worse than one, and N clients at most N times better"
+assert my_clients * 0.0003 <= 0.0007 or q5_speedup < 0.9 * my_clients, \
+    "Past the knee N* = R0 / S the MDS is busy all the time: more clients then queue for it, they do not each add one client's rate"
 
 # %%
 # HIDDEN
@@ -368,9 +376,11 @@ assert abs(q5_speedup - md.closed_loop_ops(my_clients, 0.0007, 0.0003) / md.clos
 # %% [markdown]
 # ## Measure: an mdtest in miniature on CephFS
 #
-# We make sure the cluster has an MDS and a file system, mount it **four times** with ceph-fuse
-# (four clients, each its own session with the MDS), and run `cephlab.helpers.cephfs.metadata_bench`:
-# each worker creates, stats, renames and removes its files, phase by phase. Runs:
+# We make sure the cluster has an MDS and a file system. ceph-fuse is the CephFS client that runs
+# as a normal process, through Linux's FUSE (file systems in user space). We mount the file system
+# **four times** with it (four clients, each its own session with the MDS) and run
+# `cephlab.helpers.cephfs.metadata_bench`. Each worker creates, stats, renames and removes its
+# files, phase by phase. Runs:
 #
 # | run | clients | threads | directory |
 # |---|---|---|---|
@@ -437,9 +447,10 @@ per_op
 # %% [markdown]
 # ### Model vs measurement
 #
-# What the model claims about *requests*, checked against the MDS's own counter: one request per
-# create, rename and remove in a private directory; none for a `stat` the client's caps answer;
-# a directory shared by threads of *one* client costs nothing extra (one client, one set of caps).
+# What the model claims about *requests* is checked against the MDS's own counter. It claims one
+# request per create, rename and remove in a private directory, and none for a `stat` the client's
+# caps answer. A directory shared by threads of *one* client costs nothing extra (one client, one
+# set of caps).
 
 # %%
 metadata_cmp = Comparison()
@@ -487,18 +498,19 @@ metadata_cmp.assert_agree()
 # no inode and write no journal entry, where a create does both. The requests' factor is where the
 # CPU would land if those requests cost what a create costs, and 1 where they cost nothing; the
 # lab shows where it lands instead of checking it against either. The table has three pairs (the
-# runs above and two more) and their median: each run starts once the MDS has purged the files of
-# the run before, and one CPU window is a second or less, so a background task of another daemon
-# moves one pair, not the median. Where between the two does this run land, and what does that make of a single $S$?
+# runs above and two more) and their median. Each run starts once the MDS has purged the files of
+# the run before. One CPU window is a second or less, so a background task of another daemon
+# moves one pair, not the median. Where between the two does this run land, and what does that
+# make of a single $S$?
 
 # %% tags=["nbval-ignore-output"]
 mds_cpu_table(cpu_pairs).round(2)
 
 # %% [markdown]
 # ### The shared directory: this cluster vs seed 004
-# The slowdown of a directory shared by four clients, against the factor seed 004 saw with 70,
-# and the closed-loop model's view: one private client's round trip $R_0$ and the MDS's CPU time
-# per request as $S$ give the knee $N^*$.
+# This table sets the slowdown of a directory shared by four clients beside the factor seed 004
+# saw with 70. It adds the closed-loop model's view: one private client's round trip $R_0$ and the
+# MDS's CPU time per request as $S$ give the knee $N^*$.
 
 # %% tags=["nbval-ignore-output"]
 seed_ops = {"create": "File Creation", "rename": "File Rename", "remove": "File Removal"}
@@ -563,23 +575,23 @@ run.check("my_speedup", my_speedup, "speedup",
 #   remove in a private directory, none for the stats (the creating client holds the caps), and
 #   threads of one client sharing a folder cost nothing extra.
 # - **Shared directories.** Four clients in one folder make the MDS handle several requests per
-#   operation (lookups after losing the folder's caps, and the revocations themselves; this run's
-#   figures follow the list), and its CPU time per operation rises with them; how far it follows
-#   them is the reading above: the requests are not all of one cost.
+#   operation: lookups after losing the folder's caps, and the revocations themselves (this run's
+#   figures follow the list). Its CPU time per operation rises with them. How far it follows them
+#   is the reading above: the requests are not all of one cost.
 # - **Against seed 004.** Compare this run's slowdowns (below; they vary from run to run) with the
 #   seed's in order and in pattern. The seed's 70 clients kept the MDS saturated, so only its extra
-#   *work* per operation showed; our four clients sit near the knee, so every revocation's round
-#   trip to another client is waiting time on the critical path, which hits the operations that
+#   *work* per operation showed. Our four clients sit near the knee, so every revocation's round
+#   trip to another client is waiting time on the critical path. That hits the operations that
 #   look a name up before they change the directory (create, rename) hardest.
 # - **Scaling.** More clients in private folders, the lab's four and yours, gained less than N
-#   times one client (tables above): beyond the knee the MDS caps them, and the model's
+#   times one client (tables above). Beyond the knee the MDS caps them. And the model's
 #   independent round trips leave out that the ceph-fuse clients, the MDS and the OSDs share the
 #   machine's few CPU cores. The MDS's own CPU time per request (printed above) puts its cap at
 #   one to a few thousand requests per second, the order of seed 004's 4,311 creations per second.
 # - **Local disk.** The same benchmark on the local file system ran every operation roughly ten
-#   to a hundred times faster: there each is a system call the kernel answers, often from its
-#   cache, where on CephFS it crosses FUSE into the ceph-fuse process and, unless the client's
-#   caps answer it, goes to the MDS and back.
+#   to a hundred times faster. There each is a system call the kernel answers, often from its
+#   cache. On CephFS it crosses FUSE into the ceph-fuse process and, unless the client's caps
+#   answer it, goes to the MDS and back.
 
 # %% tags=["nbval-ignore-output"]
 from cephlab.helpers import conclusions

@@ -21,6 +21,10 @@
 # - reproduce seed 002's experiment — a database on Ceph against the same database on a local
 #   disk, 4 to 20 concurrent clients — with PostgreSQL and `pgbench`, and explain the gap.
 #
+# **Prerequisites:** lab 00 (the path of one write and its latency model) and lab 03 (Little's law,
+# and the write-ahead log with its `fdatasync`). You should know what a SQL transaction and a
+# commit are. New words are in the [glossary](../glossary.md).
+#
 # **You need:** the lab cluster (3 OSDs or more; `make lab` starts it), PostgreSQL (`make setup`
 # installs Debian's `postgresql` package) and root on the machine, because the Ceph side is an
 # RBD image mounted through a loop device. About 1 minute.
@@ -58,8 +62,8 @@ pd.set_option("display.precision", 3)
 # ## Background
 #
 # Seed 002 (J. Neudecker, *Running a CEPH-Cluster from a containerized infrastructure*, HAW
-# Hamburg bachelor thesis, 2021) put a MySQL server's storage on Ceph, on an HDD and on an SSD,
-# and ran `mysqlslap` with 4 to 20 concurrent users, timing a fixed batch of queries. None of the
+# Hamburg bachelor thesis, 2021) put a MySQL server's storage on Ceph, on an HDD and on an SSD.
+# It ran `mysqlslap` with 4 to 20 concurrent users, timing a fixed batch of queries. None of the
 # three was local to the server. The HDD and the SSD "were discrete disks". The server ran in a
 # VM on "a physically separate machine, which had the storage mounted by either NFS or the ceph
 # kernel-module": the disks over NFS, Ceph through its kernel module.
@@ -71,8 +75,8 @@ pd.set_option("display.precision", 3)
 # **A commit is a synchronous write.** A database acknowledges a commit only once its
 # write-ahead log (WAL) record is durable: PostgreSQL writes the WAL and calls `fdatasync`
 # (its default `wal_sync_method` on Linux), InnoDB does the same with its redo log. On a local
-# disk that costs one device flush. On Ceph it costs one replicated write: the client sends the
-# data to the placement group's primary OSD, the primary writes its copy and forwards it to the
+# disk that costs one device flush. On Ceph it costs one replicated write. The client sends the
+# data to the placement group's primary OSD. The primary writes its copy, forwards it to the
 # replicas *in parallel*, and acknowledges only when the slowest copy is on disk (seed 000,
 # NAVER, OpenStack Days 2017, "write flow"; `models.writepath`). The commit therefore costs about
 # two network round trips, the OSDs' CPU work and one device write — not three device writes
@@ -94,11 +98,15 @@ pd.set_option("display.precision", 3)
 # %% [markdown]
 # ## The model
 #
-# `models.database` builds on `models.writepath`. The table shows commit latencies for a few set-ups
-# (course-defined inputs: a one-way network hop of 0.05 ms on one host, 0.1 ms on a LAN and 0.5 ms
-# on a congested network; a device flush of 0.05 ms for an NVMe SSD with power-loss protection and
-# 8 ms for an HDD; 0.2 ms of OSD CPU per op), and what a closed loop of 4 and 20 clients gets with
-# 1 ms of other work per transaction and group commit. The last column is seed 002's measure:
+# `models.database` builds on `models.writepath`. The table shows commit latencies for a few
+# set-ups, from course-defined inputs:
+#
+# - a one-way network hop of 0.05 ms on one host, 0.1 ms on a LAN and 0.5 ms on a congested network;
+# - a device flush of 0.05 ms for an NVMe SSD with power-loss protection and 8 ms for an HDD;
+# - 0.2 ms of OSD CPU per op.
+#
+# It also shows what a closed loop of 4 and 20 clients gets with 1 ms of other work per
+# transaction and group commit. The last column is seed 002's measure:
 # seconds for a batch of 1,024 transactions at 4 clients.
 
 # %%
@@ -216,6 +224,8 @@ q1_serial_ms = db.ceph_commit_ms(P["q1_hop_ms"], P["q1_flush_ms"], P["q1_cpu_ms"
 # %%
 assert P["q1_hop_ms"] + P["q1_cpu_ms"] + P["q1_flush_ms"] < q1_commit_ms < 20, \
     "In ms: more than one hop, the CPU and the flush, since the primary also waits for its replicas"
+assert q1_commit_ms > 4 * P["q1_hop_ms"] + P["q1_cpu_ms"] + P["q1_flush_ms"], \
+    "Your commit has no replica in it: the primary acknowledges only after a replica's round trip (two more hops, its CPU and its flush)"
 assert q1_commit_ms < q1_serial_ms, "Serial flushes add up: several cost more than one"
 
 # %%
@@ -262,6 +272,7 @@ q2_batch_s = db.batch_seconds(1024, q2_tps_few)  # SOLUTION
 # %%
 assert 0 < q2_tps_few < P["q2_few"] / (P["q2_other_ms"] / 1000), \
     "Transactions per second: each client needs more than the other work per transaction"
+assert q2_tps_few > P["q2_few"], "Transactions per second, not per millisecond: each client finishes many transactions in one second"
 
 # %%
 assert q2_tps_few < q2_tps_many < P["q2_many"] / (P["q2_other_ms"] / 1000), \
@@ -358,6 +369,8 @@ q4_looks_like = "many slow flushes" if q4_commit_ms > 20 else "LAN write"  # SOL
 # %%
 assert P["q4_ssd_ms"] < q4_commit_ms < P["q4_ratio"] * (P["q4_other_ms"] + P["q4_ssd_ms"]), \
     "In ms: more than the SSD's commit, less than the whole slower transaction (it has other work too)"
+assert q4_commit_ms > 1.5 * P["q4_ratio"] * P["q4_ssd_ms"], \
+    "Not the SSD's commit times the ratio: the whole transaction is that much slower, and its other work does not grow, so the commit must grow by more"
 assert q4_looks_like in ("LAN write", "many slow flushes"), "Answer with one of the two strings exactly"
 
 # %%
@@ -384,8 +397,8 @@ assert isinstance(q4_looks_like, str) and q4_looks_like == "many slow flushes", 
 # **Q5. Your experiment: clients.** After the sweep below, one more batch of 1,024 transactions
 # runs on Ceph, shared by as many `pgbench` clients as you choose: store a whole number from 2
 # to 16 in `my_clients`. Before it runs, predict their closed-loop bound with the write path of
-# a cluster on one host: a one-way hop of 0.05 ms, a flush of 0.1 ms, 0.4 ms of OSD CPU per op,
-# size 3, and 1 ms of other work per transaction. Store the commit latency in `q5_commit_ms` and
+# a cluster on one host. Take a one-way hop of 0.05 ms, a flush of 0.1 ms, 0.4 ms of OSD CPU per
+# op, size 3, and 1 ms of other work per transaction. Store the commit latency in `q5_commit_ms` and
 # the most transactions per second your clients can reach (no CPU ceiling) in `q5_tps`.
 
 # %% [raw]
@@ -408,6 +421,8 @@ assert isinstance(my_clients, (int, np.integer)) and 2 <= my_clients <= 16, "Cho
 # %%
 assert 0.05 + 0.4 + 0.1 < q5_commit_ms < 10, \
     "In ms: more than one hop, the OSD's CPU and the flush, since the primary also waits for its replicas"
+assert q5_commit_ms > 4 * 0.05 + 0.4 + 0.1, \
+    "Your commit has no replica in it: the primary acknowledges only after a replica's round trip (two more hops, its CPU and its flush)"
 
 # %%
 assert my_clients * 1000 / 11 < q5_tps < my_clients * 1000 / 1.0, \
@@ -428,9 +443,10 @@ assert abs(q5_tps - db.closed_loop_tps(my_clients, 1.0 + db.ceph_commit_ms(0.05,
 # %% [markdown]
 # ## Measure: PostgreSQL on Ceph and on the local disk
 #
-# `cephlab.helpers.database.DatabaseBench` builds both sides. The Ceph side is an RBD image in a size-3
-# pool, exposed as a file by `rbd-fuse`, turned into a block device by a loop device and
-# formatted ext4 — a VM with an RBD disk sees the same stack (this kernel has no `rbd` module).
+# `cephlab.helpers.database.DatabaseBench` builds both sides. The Ceph side is an RBD image in a
+# size-3 pool, exposed as a file by `rbd-fuse`. A *loop device* (a Linux device that makes a file
+# look like a disk) turns that file into a block device, formatted ext4. A VM with an RBD disk sees
+# the same stack (this kernel has no `rbd` module).
 # The local side is a folder on the disk under the cluster's OSDs. One database (pgbench's tables
 # at scale 1: 100,000 accounts) is created locally and copied to Ceph; then one PostgreSQL 15
 # server runs on each, with durable commits (`fsync` and `synchronous_commit` on). As root the
@@ -468,12 +484,12 @@ pd.DataFrame({"ms per 8 KiB write + fdatasync": {"local disk": fsync_local, "Cep
               "ms per transaction, 1 client": one.latency_ms.rename({"local": "local disk", "ceph": "Ceph (RBD, size 3)"})})
 
 # %% [markdown]
-# Now seed 002's sweep with `pgbench` (its "simple-update" script: an UPDATE of one random
-# account, a SELECT, an INSERT into a history table, then COMMIT) with 4, 8, 12, 16 or 20
-# clients, as seed 002 did; the single client's row is the rounds' median above. Seed 002 timed a
-# fixed batch; here each point runs for 2 seconds instead, however fast the storage, so that a
-# short busy moment of the shared host weighs little in it, and the table gives the time a batch
-# of 256 transactions takes at that rate.
+# Now seed 002's sweep with `pgbench`, with 4, 8, 12, 16 or 20 clients, as seed 002 did. pgbench
+# runs its "simple-update" script: an UPDATE of one random account, a SELECT, an INSERT into a
+# history table, then COMMIT. The single client's row is the rounds' median above. Seed 002 timed
+# a fixed batch. Here each point runs for 2 seconds instead, however fast the storage, so that a
+# short busy moment of the shared host weighs little in it. The table gives the time a batch of
+# 256 transactions takes at that rate.
 
 # %% tags=["nbval-ignore-output"]
 SWEEP = [1, 4, 8, 12, 16, 20]
@@ -498,9 +514,9 @@ runs.pivot(index="clients", columns="storage", values=["tps", "latency_ms", "s p
 #
 # With each side's measured single-client time as *R0*, the closed-loop bound *N / R0* is what
 # *N* clients would reach if every transaction took as long as the lone client's. It is shown,
-# not checked (the table below gives each run's share of it): the clients contend for the two
-# cores and for each flush, which pulls the runs below it (group commit wins part of that back),
-# and *R0* comes from three short runs, so a busy moment during them lowers the bound and a
+# not checked (the table below gives each run's share of it). The clients contend for the two
+# cores and for each flush, which pulls the runs below it; group commit wins part of that back.
+# And *R0* comes from three short runs, so a busy moment during them lowers the bound and a
 # later run can even exceed it.
 
 # %% tags=["nbval-ignore-output"]
@@ -597,16 +613,16 @@ steps
 # ## What the model said, what the cluster did
 #
 # - **One client sees the commit latency directly.** *R0 = other work + commit* predicted the
-#   single client's time on Ceph from the two flush measurements, within the check's ±40 % (and
-#   10 % more above it, for the OSDs' waits for a free core, which the sum leaves out); the wrong
-#   model that gives Ceph a local disk's flush falls outside that room. Taking each side's median
+#   single client's time on Ceph from the two flush measurements. It stayed within the check's
+#   ±40 % (and 10 % more above it, for the OSDs' waits for a free core, which the sum leaves out).
+#   The wrong model that gives Ceph a local disk's flush falls outside that room. Taking each side's median
 #   of three alternating rounds is what lets a tolerance that narrow hold on a shared host. The
 #   local/Ceph gap at one client is the gap between the flushes.
 # - **More clients help Ceph more than the local disk.** From 4 to 20 clients, seed 002's range,
 #   the local server's time per batch stops falling once its CPU is saturated, while Ceph's falls
-#   further, because group commit lets the waiting clients share each slow flush — the trend
-#   seed 002 reports for Ceph; Ceph's best run committed more than one flush at a time allows
-#   (the check after the plot). Two-second runs on two shared cores are still noisy: read the
+#   further. It falls because group commit lets the waiting clients share each slow flush; seed
+#   002 reports the same trend for Ceph. Ceph's best run committed more than one flush at a time
+#   allows (the check after the plot). Two-second runs on two shared cores are still noisy: read the
 #   trend, not single points. The closed-loop bound *N / R0* is no ceiling here (the share column
 #   above): *R0* comes from three short runs, and a busy moment during them lowers the bound.
 
@@ -614,13 +630,13 @@ steps
 conclusions.render("""
 - **A commit on Ceph costs a replicated write.** Here an 8 KiB write + `fdatasync` took
   {ceph_ms:.2f} ms on the RBD image against {local_ms:.2f} ms on the local disk ({ratio:.0f}x, the
-  flush table above): a local flush on every OSD, plus the OSDs' CPU work and the wait for the
-  slowest replica, all on two shared cores. The write-path table above adds those parts up.
+  flush table above). That is a local flush on every OSD, plus the OSDs' CPU work and the wait for
+  the slowest replica, all on two shared cores. The write-path table above adds those parts up.
 - **Seed 002's 10-100x gap was not Ceph's write path alone.** A healthy replicated write costs one
   or two network round trips, the OSDs' CPU work and a device flush: {ceph_ms:.2f} ms here, with
   three OSDs sharing one disk and two cores. Seed 002's Ceph took about ten times its HDD (mounted
-  over NFS), whose own flush takes milliseconds: commits that slow point to what the thesis itself
-  suspected, packets routed out through the switch and back, USB disks behind iSCSI, and a
+  over NFS), whose own flush takes milliseconds. Commits that slow point to what the thesis itself
+  suspected: packets routed out through the switch and back, USB disks behind iSCSI, and a
   saturated host.
 """, ceph_ms=fsync_ceph, local_ms=fsync_local, ratio=fsync_ceph / fsync_local)
 

@@ -18,12 +18,16 @@
 #   the thesis's one `docker run` per daemon next to cephadm's `podman run --rm` under systemd,
 #   and the host folder that survives both;
 # - predict, for a pool of `size` copies, how many PGs lose one shard, two or more, or all of
-#   them when a whole host stops — with failure domain *host* and with failure domain *osd* —
-#   from the hypergeometric model and exactly from the CRUSH map;
+#   them when a whole host stops, with failure domain *host* and with failure domain *osd*;
+# - make that prediction from the hypergeometric model, and exactly from the CRUSH map;
 # - tell from `min_size` which of those PGs keep serving I/O, and whether Ceph can heal while
 #   the host stays away;
 # - on the multi-node cluster: list the daemons with `ceph orch ps`, redeploy one, benchmark
 #   across real hosts, halt a node and check the PG states and every checksum against the model.
+#
+# **Prerequisites:** lab 00 (stateless and stateful containers, the daemons), lab 01 (`size` and
+# `min_size`) and lab 02 (CRUSH rules, failure domains and the balancer). New words are in the
+# [glossary](../glossary.md).
 #
 # **You need:** nothing for the model part (it runs anywhere, in seconds). The cluster part runs
 # only on a cephadm cluster of 3 hosts x 2 OSDs (`vagrant/settings.yml`): the container hosts
@@ -75,21 +79,22 @@ pd.set_option("display.precision", 3)
 # containers.
 #
 # **Ephemeral vs persistent.** A container is disposable: remove it and what it wrote inside is
-# gone. That suits a stateless web front end; a database — or a Ceph daemon — needs its state
+# gone. That suits a stateless web front end. A database, or a Ceph daemon, needs its state
 # somewhere that outlives the container (seed 000, NAVER, *Persistent storage for Docker
 # containers with Ceph*, OpenStack Days 2017: "stateless vs stateful", "ephemeral vs persistent
-# storage"). Both designs therefore mount host folders into the container. cephadm, the
-# orchestrator of Ceph since Octopus, goes one step further: each daemon is a systemd unit
-# `ceph-<fsid>@<type>.<id>` whose start command is `podman run --rm`, so the container is
-# *deleted on every stop* and made afresh on every start, while the daemon's folder
-# `/var/lib/ceph/<fsid>/<type>.<id>` stays on the host (Ceph v16.2.15 `src/cephadm/cephadm`;
+# storage"). Both designs therefore mount host folders into the container. cephadm, Ceph's
+# orchestrator since Octopus (the tool that deploys and manages its daemons), goes one step
+# further. Each daemon is a systemd unit `ceph-<fsid>@<type>.<id>` (the fsid is the cluster's id)
+# whose start command is `podman run --rm`. So the container is *deleted on every stop* and made
+# afresh on every start, while the daemon's folder `/var/lib/ceph/<fsid>/<type>.<id>` stays on the
+# host (Ceph v16.2.15 `src/cephadm/cephadm`;
 # docs: *cephadm — Deploying a new Ceph cluster*, Pacific). `ceph orch ps` lists the containers,
 # `ceph orch daemon redeploy` replaces one.
 #
 # **Hosts and failure domains.** A host holds several OSDs; when it stops (power, kernel, a
 # reboot) they all go at once. A CRUSH rule `chooseleaf firstn 0 type host` puts the copies of a
-# PG on different hosts, so a stopped host takes at most one copy of each PG; `choose firstn 0
-# type osd` only keeps them on different OSDs, so some PGs lose two copies and fall below
+# PG on different hosts, so a stopped host takes at most one copy of each PG. `choose firstn 0
+# type osd` only keeps them on different OSDs. So some PGs lose two copies and fall below
 # `min_size` (2 for size 3): they stop serving I/O until the host is back (seed 002 shows such a
 # line: `5 undersized+degraded+peered`). The thesis's single Docker host was, whatever the disks,
 # a failure domain of one.
@@ -110,10 +115,10 @@ pd.DataFrame({"thesis (docker run)": ct.thesis_layout("osd.3"),
 # ### One host stops
 # Take a cluster of 4 hosts with 2 OSDs each (one host more than the lab's cephadm cluster; Q2
 # gives you another shape). A size-3 pool with `min_size` 2: the table gives the share
-# of PGs that lose 0, 1, 2 or 3 shards when one host stops — from the hypergeometric model (PGs
-# placed uniformly on equal weights) and from CRUSH itself on the same map (1024 PGs of pool 1,
-# host `ceph4`) — then the share that stops serving I/O and whether Ceph can rebuild the missing
-# shards while the host stays down. `host_failure_table(hosts, per_host)` draws it for any shape.
+# of PGs that lose 0, 1, 2 or 3 shards when one host stops. It gives them from the hypergeometric
+# model (each PG's shards drawn at random, without repeats, among OSDs of equal weight) and from
+# CRUSH itself on the same map (1024 PGs of pool 1, host `ceph4`). Then it gives the share that
+# stops serving I/O, and whether Ceph can rebuild the missing shards while the host stays down. `host_failure_table(hosts, per_host)` draws it for any shape.
 
 # %%
 HOSTS, PER_HOST, SIZE, MIN_SIZE, PG_NUM = 4, 2, 3, 2, 1024
@@ -138,13 +143,13 @@ def host_failure_table(hosts=HOSTS, per_host=PER_HOST, size=SIZE, min_size=MIN_S
 host_failure_table()
 
 # %% [markdown]
-# With domain *host* a PG holds at most one shard on any host, so no PG loses more than one: the
-# ones with a shard there turn `active+undersized+degraded` and keep serving I/O, and they heal
-# only if enough hosts are left to take the missing copy. With domain *osd* CRUSH may put two
-# shards of a PG on the same host: those PGs lose two and block until the host returns, while the
-# rest could be rebuilt on the other hosts' OSDs once the stopped OSDs are marked out (after
+# With domain *host* a PG holds at most one shard on any host, so no PG loses more than one. The
+# ones with a shard there turn `active+undersized+degraded` and keep serving I/O. They heal only
+# if enough hosts are left to take the missing copy. With domain *osd* CRUSH may put two shards of
+# a PG on the same host: those PGs lose two and block until the host returns. The rest could be
+# rebuilt on the other hosts' OSDs once the stopped OSDs are marked out. That happens after
 # `mon_osd_down_out_interval`, 600 s; a whole host is still marked out, since
-# `mon_osd_down_out_subtree_limit` spares only a whole rack or larger).
+# `mon_osd_down_out_subtree_limit` spares only a whole rack or larger.
 
 # %% [markdown]
 # ### More hosts, more OSDs per host
@@ -239,6 +244,8 @@ q1_container = ct.cephadm_layout(Q1_FSID, f"osd.{P['q1_osd']}")["container"]  # 
 # %%
 assert isinstance(q1_data_dir, str) and isinstance(q1_container, str), "q1_data_dir and q1_container should be strings"
 assert q1_data_dir.startswith("/var/lib/ceph/"), "cephadm keeps daemon state under /var/lib/ceph on the host, not inside the container"
+assert not q1_data_dir.startswith("/var/lib/ceph/osd/"), \
+    "/var/lib/ceph/osd/ceph-<id> is where the OSD's folder appears inside the container: on the host, cephadm keeps it in a folder named after the cluster's fsid"
 assert q1_container.startswith("ceph-") and "." not in q1_container, "cephadm names a container ceph-<fsid>-<type>-<id>, with no dots"
 
 # %%
@@ -282,6 +289,8 @@ q2_blocked = fd.blocked_fraction(P["q2_hosts"], P["q2_per_host"], P["q2_size"], 
 # %%
 assert isinstance(q2_blocked, float), "q2_blocked should be a fraction such as 0.5"
 assert 0 < q2_blocked < 1, "A fraction of the PGs (not a percentage): a PG blocks when the stopped host held enough of its shards that size - lost < min_size"
+assert q2_blocked < 0.9 / P["q2_hosts"], \
+    "Not the stopped host's share of the PGs: a PG with one shard there keeps the others, enough for min_size, and goes on serving; only PGs left with fewer than min_size stop"
 
 # %%
 # HIDDEN
@@ -329,6 +338,8 @@ q3_hosts_lost = sum(bool(fd.recovers_without_host(P["q3_size"] + P["q3_extra_hos
 # %%
 assert int(q3_hosts) == q3_hosts >= P["q3_size"], \
     "A whole number of hosts, at least the pool's size (one host per copy): how many must the cluster have when one is down?"
+assert q3_hosts > P["q3_size"], \
+    "With exactly one host per copy, the host that is down leaves its copy nowhere to be rebuilt: count the hosts while one of them is down"
 assert int(q3_osd_hosts) == q3_osd_hosts and 2 <= q3_osd_hosts <= q3_hosts, \
     "With failure domain osd two copies may share a host, so no more hosts are needed than for domain host; and one host is never enough when it is the one down"
 assert int(q3_hosts_lost) == q3_hosts_lost and 0 <= q3_hosts_lost < P["q3_size"] + P["q3_extra_hosts"], \
@@ -380,6 +391,8 @@ q4_unavailable = fd.unavailable_fraction(P["q4_hosts"], P["q4_per_host"], P["q4_
 # %%
 assert isinstance(q4_unavailable, float) and 0 < q4_unavailable < 1, \
     "A fraction of the PGs (not a percentage, not a count), above 0 and below the one-host case: a PG is gone only if all its shards were on the stopped host"
+assert q4_unavailable < 0.75 / P["q4_hosts"], \
+    "Not the stopped host's share of the PGs: a PG is gone only if every one of its shards sat on that host, which few PGs do"
 
 # %%
 # HIDDEN
@@ -441,9 +454,9 @@ assert abs(q5_blocked_pgs - my_pg_num * fd.shard_loss_distribution(3, 2, 3, "osd
 #
 # From here on the notebook talks to the cephadm cluster (container hosts or Vagrant VMs).
 # Everything it creates is named `lab11-…` and removed in the last cell. As in lab 02 we switch
-# the mgr's balancer off (the last cell restores it): its `pg_upmap` entries would move PGs of
-# our fresh pools between reading their up sets and halting a node, and the counts below come
-# from those up sets. Without that cluster each cell prints why it skips, and the comparisons
+# the manager's balancer off (the last cell restores it). Its `pg_upmap` entries would move PGs of
+# our fresh pools between reading their up sets and halting a node. The counts below come from
+# those up sets. Without that cluster each cell prints why it skips, and the comparisons
 # are empty.
 
 # %% tags=["nbval-ignore-output"]
@@ -645,8 +658,9 @@ else:
 # ### Your prediction (Q5)
 # Your prediction came from the statistical model: each PG's three shards drawn at random among
 # the six OSDs. CRUSH places PGs pseudo-randomly, so for n PGs the count of blocked ones spreads
-# like a binomial, about ±2 sqrt(n p (1 - p)) around n p; the exact count for *this* map is the
-# model row above, from the cluster's own CRUSH map.
+# like a binomial: about ±2 sqrt(n p (1 - p)) around n p, where p is the share of PGs the model
+# expects to block. The exact count for *this* map is the model row above, from the cluster's own
+# CRUSH map.
 
 # %% tags=["nbval-ignore-output"]
 run = experiment.RunFigures()
@@ -691,8 +705,9 @@ else:
 #   uuid and every object, because its state sits in `/var/lib/ceph/<fsid>/osd.N` on the host.
 #   The thesis's containers worked the same way with one folder shared by every daemon.
 # - **A node stops**: with failure domain *host*, every PG lost exactly one shard and kept serving
-#   I/O; with failure domain *osd*, the PGs that CRUSH had put twice on the halted node — counted
-#   exactly from the cluster's own map before the halt — stopped (`undersized+degraded+peered`).
+#   I/O. With failure domain *osd*, the PGs that CRUSH had put twice on the halted node stopped
+#   (`undersized+degraded+peered`). They were counted exactly from the cluster's own map before
+#   the halt.
 #   Three hosts cannot heal a size-3 host-domain pool: it stayed degraded until the node came back,
 #   then only the objects written in between were copied, and every checksum held. The returning
 #   node's copies were stale; peering compares the PG logs and takes the newest as authoritative,

@@ -303,7 +303,7 @@ CLAIMS: dict[str, list[Claim]] = {
               lambda out: 3 * max(out.table("IOPS", "latency ms").column("IOPS").values())
               <= min(out.number(r"disk bound: .* = ([\d,]+) IOPS"),
                      out.number(r"CPU bound \(seed 004\): .* = ([\d,]+) IOPS"))),
-        Claim("so one core does at least five times fewer writes per second than seed 004's 10^4",
+        Claim("one core does at least five times fewer writes per second than seed 004's 10^4",
               "IOPS per core <= 2,000 for every run (the runs on record: 457-885)",
               lambda out: all(v <= 2000 for v in out.table("IOPS per core").column("IOPS per core")
                               .values())),
@@ -351,7 +351,7 @@ CLAIMS: dict[str, list[Claim]] = {
               "every thread row: |measured - model| <= 1",
               lambda out: all(abs(out.table("measured/model").get(r, "measured") - out.table("measured/model")
                                   .get(r, "model")) <= 1 for r in out.table("measured/model").labels("OSD threads"))),
-        Claim("at 32 clients that is many times today's count on this tiny cluster",
+        Claim("At 32 clients that is many times today's count on this tiny cluster",
               "seed 004's formula at 32 clients / the measured threads in [2.5, 25] (10.9 on 2026-11-27)",
               lambda out: 2.5 <= out.table("Simple, seed 004 formula").get("32", "Simple, seed 004 formula")
               / out.table("Simple, seed 004 formula").get("32", "measured") <= 25),
@@ -384,7 +384,7 @@ CLAIMS: dict[str, list[Claim]] = {
               lambda out: out.table("deferred_data").get("4 KiB", "deferred_data")
               >= 0.85 * (out.table("deferred_data").get("4 KiB", "deferred_data")
                          + out.table("deferred_data").get("4 KiB", "data"))),
-        Claim("so a 4 KiB run lands anywhere from the floor of 6 to well above the model",
+        Claim("a 4 KiB run lands anywhere from the floor of 6 to well above the model",
               "this run's 4 KiB device WAF in [5.5, 18]",
               lambda out: 5.5 <= out.table("model WAF", "device WAF").get("4 KiB", "device WAF") <= 18),
         Claim("FileStore's journal doubles everything",
@@ -415,7 +415,7 @@ CLAIMS: dict[str, list[Claim]] = {
                               - out.table("recovery s").get(r, "nines, whole cluster") >= 2
                               for r in out.table("recovery s").labels("200 x 8 TB HDD"))),
         Claim("Ceph's 600 s down-out interval dwarfs a small cluster's recovery, so there the window, and so "
-              "the nines, is set by detection, not by copying; on big disks (the model table and Q3) copying "
+              "the nines, is set by detection, not by copying. On big disks (the model table and Q3) copying "
               "with Pacific's HDD defaults takes longer than the interval itself",
               "both measured kill-to-clean times <= 60 s; the model's 200-OSD defaults recovery > 600 s",
               lambda out: max(out.table("defaults", "tuned", having=["all PGs clean (s)"]).get("all PGs clean (s)", c)
@@ -428,7 +428,7 @@ CLAIMS: dict[str, list[Claim]] = {
               lambda out: all(2 <= out.table("MDS requests per create", having=["4 clients, shared"]).get(
                                   "4 clients, shared", f"MDS requests per {op}") <= 10
                               for op in ("create", "rename", "remove"))),
-        Claim("which hits the operations that look a name up before they change the directory (create, rename) hardest",
+        Claim("hits the operations that look a name up before they change the directory (create, rename) hardest",
               "the largest private/shared slowdown is the create's or the rename's",
               lambda out: max(out.table("this cluster: private / shared").column("this cluster: private / shared")
                               .items(), key=lambda kv: kv[1])[0] in ("create", "rename")),
@@ -457,7 +457,7 @@ CLAIMS: dict[str, list[Claim]] = {
                                  - out.table("ms per 8 KiB write + fdatasync").get(
                                      "local disk", "ms per 8 KiB write + fdatasync"), 0.25)),
         Claim("within the check's ±40 % (and 10 % more above it, for the OSDs' waits for a free core, which "
-              "the sum leaves out); the wrong model that gives Ceph a local disk's flush falls outside that room",
+              "the sum leaves out). The wrong model that gives Ceph a local disk's flush falls outside that room",
               "the row's tolerance is -40%/+50%, this run's measured/model inside it, its control rejected",
               lambda out: out.table("tolerance").cell("Ceph, 1 client: ms per transaction", "tolerance")
               == "-40%/+50%"
@@ -696,8 +696,8 @@ def _with_sentence(stem, now, then):
      "more slots barely help", "'barely'"),
     ("03-disk-iops", "over-predicts by a large factor", "gives one to a few thousand writes/s and over-predicts "
      "several times", "'one to a few thousand'"),
-    ("07-write-amplification", "set its 4 KiB row beside what BlueStore writes in all",
-     "its 4 KiB row adds more than BlueStore writes in all", "'more than'"),
+    ("07-write-amplification", "Set its 4 KiB row beside what BlueStore writes in all",
+     "Its 4 KiB row adds more than BlueStore writes in all", "'more than'"),
     ("09-cephfs-metadata", "ran every operation roughly ten to a hundred times faster",
      "ran creates a few times faster", "'a few times'"),
 ])

@@ -10,6 +10,8 @@ test = {   'all_or_nothing': True,
                                        'locked': False},
                                    {   'code': ">>> assert q6_ec21_kib >= 16 * my_object_bytes * 1.5 / 1024 and q6_rep3_kib >= 16 * my_object_bytes * 3 / 1024, 'Padding and allocation never make an "
                                                "object take less than its size times raw/usable'\n"
+                                               ">>> assert min(q6_rep3_kib, q6_ec21_kib) >= 16 * 3 * 4, 'Padding: every copy, and every EC chunk, takes at least one whole 4 KiB allocation unit, "
+                                               "however small the object'\n"
                                                ">>> assert q6_ec21_kib % 4 == 0 and q6_rep3_kib % 4 == 0, 'BlueStore allocates whole 4 KiB units: raw KiB is a multiple of 4'\n",
                                        'hidden': False,
                                        'locked': False}],

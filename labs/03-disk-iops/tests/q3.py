@@ -8,8 +8,10 @@ test = {   'all_or_nothing': True,
                                                "than a large one'\n",
                                        'hidden': False,
                                        'locked': False},
-                                   {   'code': ">>> assert 0 < q3_cluster_4k < P['q3_disk_iops'] * P['q3_disks'] / P['q3_size'], 'Each client write costs one replica write per copy, and a deferred "
-                                               "one more device writes: fewer IOPS than disks x IOPS / replicas'\n",
+                                   {   'code': ">>> assert 0 < q3_cluster_4k < P['q3_disk_iops'] * P['q3_disks'] / P['q3_size'], 'Each client write costs one replica write per copy, and each replica "
+                                               "write more than one device write (its data and its commit): fewer IOPS than disks x IOPS / replicas'\n"
+                                               ">>> assert q3_cluster_4k < 0.75 * P['q3_disk_iops'] * P['q3_disks'] / P['q3_size'], 'Your IOPS count one device write per replica write: each replica "
+                                               "write also writes its commit to the disk, with its data or after it'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

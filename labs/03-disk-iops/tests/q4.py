@@ -5,7 +5,9 @@ test = {   'all_or_nothing': True,
     'points': 1,
     'suites': [   {   'cases': [   {   'code': '>>> assert 0 < q4_iops < 175000 * P[\'q4_ssds\'], "Each client write lands on 3 SSDs: fewer client IOPS than the disks\' summed IOPS; then mind the '
                                                'cores"\n'
-                                               '>>> assert q4_limit in (\'disks\', \'cpu\'), \'q4_limit is one of the strings "disks" or "cpu"\'\n',
+                                               '>>> assert q4_limit in (\'disks\', \'cpu\'), \'q4_limit is one of the strings "disks" or "cpu"\'\n'
+                                               '>>> assert q4_iops > 25000 * P[\'q4_servers\'], "Seed 004\'s 10^4 IOPS per CPU is per core in this lab, and each server has many cores: count them '
+                                               'all"\n',
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

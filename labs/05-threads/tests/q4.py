@@ -4,6 +4,8 @@ test = {   'all_or_nothing': True,
     'name': 'q4',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': '>>> assert int(q4_async) == q4_async > 0, "A whole number of threads: AsyncMessenger\'s per-OSD count does not depend on clients"\n'
+                                               '>>> assert q4_async < q4_simple, "AsyncMessenger does not run SimpleMessenger\'s 2 threads per connection: a fixed pool of worker threads serves every '
+                                               'connection"\n'
                                                ">>> assert q4_simple > 2 * P['q4_clients'] and q4_simple % 2 == 0, 'Two threads per connection: the clients alone take 2 each, the monitor and the PG "
                                                "peers add more'\n",
                                        'hidden': False,

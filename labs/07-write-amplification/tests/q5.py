@@ -4,7 +4,9 @@ test = {   'all_or_nothing': True,
     'name': 'q5',
     'points': 1,
     'suites': [   {   'cases': [   {   'code': '>>> assert P[\'q5_client_tb\'] < q5_tb_per_day < P[\'q5_client_tb\'] * 100, "TB per day, more than the clients\' TB: device bytes = client bytes x '
-                                               'WAF"\n',
+                                               'WAF"\n'
+                                               '>>> assert q5_tb_per_day > 4 * P[\'q5_client_tb\'], "More than the replicas\' copies alone: FileStore also writes each byte to its journal first, plus '
+                                               'metadata and the file system\'s journal (seed 003\'s long-term WAF)"\n',
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -3,8 +3,7 @@ OK_FORMAT = True
 test = {   'all_or_nothing': True,
     'name': 'q2',
     'points': 2,
-    'suites': [   {   'cases': [   {   'code': ">>> assert 128 / 4 <= q2_mib <= 128, 'Each object has 3 copies spread over 4 OSDs: one OSD holds more than a quarter of 128 MiB, less than all of "
-                                               "it'\n",
+    'suites': [   {   'cases': [   {   'code': ">>> assert 128 / 4 < q2_mib <= 128, 'Each object has 3 copies spread over 4 OSDs: one OSD holds more than a quarter of 128 MiB, less than all of it'\n",
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': ">>> assert q2_seconds >= q2_mib / 30, 'Recovery cannot beat the disks: q2_mib at 30 MiB/s is a lower bound. Mind that the reservations "

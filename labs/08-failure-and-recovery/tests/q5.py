@@ -6,7 +6,7 @@ test = {   'all_or_nothing': True,
     'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(my_objects, (int, np.integer)) and 128 <= my_objects <= 256, 'Choose a whole number of objects from 128 to 256'\n",
                                        'hidden': False,
                                        'locked': False},
-                                   {   'code': ">>> assert my_objects / 4 <= q5_mib <= my_objects, 'Each of your objects has 3 copies spread over 4 OSDs: one OSD holds more than a quarter of them, "
+                                   {   'code': ">>> assert my_objects / 4 < q5_mib <= my_objects, 'Each of your objects has 3 copies spread over 4 OSDs: one OSD holds more than a quarter of them, "
                                                "less than all'\n",
                                        'hidden': False,
                                        'locked': False},

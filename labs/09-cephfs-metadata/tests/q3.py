@@ -8,7 +8,9 @@ test = {   'all_or_nothing': True,
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': ">>> assert 0 < q3_shared < P['q3_shared_clients'] / (P['q2_rtt_ms'] / 1000), 'Operations per second: saturated clients complete less than one "
-                                               "operation per round trip each, and each operation costs several MDS requests'\n",
+                                               "operation per round trip each, and each operation costs several MDS requests'\n"
+                                               ">>> assert q3_shared < 0.75 / q3_s, 'One operation in the shared folder is several MDS requests, one after the other: the MDS serves at most 1 / S "
+                                               "requests a second, so fewer operations'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -8,7 +8,9 @@ test = {   'all_or_nothing': True,
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': ">>> assert 1 <= q5_speedup <= my_clients + 1e-09, 'A ratio of two throughputs, not ops/s: in the model more clients never do worse than one, and N "
-                                               "clients at most N times better'\n",
+                                               "clients at most N times better'\n"
+                                               '>>> assert my_clients * 0.0003 <= 0.0007 or q5_speedup < 0.9 * my_clients, "Past the knee N* = R0 / S the MDS is busy all the time: more clients then '
+                                               'queue for it, they do not each add one client\'s rate"\n',
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

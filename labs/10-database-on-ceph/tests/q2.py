@@ -4,7 +4,8 @@ test = {   'all_or_nothing': True,
     'name': 'q2',
     'points': 2,
     'suites': [   {   'cases': [   {   'code': ">>> assert 0 < q2_tps_few < P['q2_few'] / (P['q2_other_ms'] / 1000), 'Transactions per second: each client needs more than the other work per "
-                                               "transaction'\n",
+                                               "transaction'\n"
+                                               ">>> assert q2_tps_few > P['q2_few'], 'Transactions per second, not per millisecond: each client finishes many transactions in one second'\n",
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': ">>> assert q2_tps_few < q2_tps_many < P['q2_many'] / (P['q2_other_ms'] / 1000), 'More clients get more tps, each still needing more than the other "

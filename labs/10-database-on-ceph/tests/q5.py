@@ -7,7 +7,9 @@ test = {   'all_or_nothing': True,
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': '>>> assert 0.05 + 0.4 + 0.1 < q5_commit_ms < 10, "In ms: more than one hop, the OSD\'s CPU and the flush, since the primary also waits for its '
-                                               'replicas"\n',
+                                               'replicas"\n'
+                                               '>>> assert q5_commit_ms > 4 * 0.05 + 0.4 + 0.1, "Your commit has no replica in it: the primary acknowledges only after a replica\'s round trip (two '
+                                               'more hops, its CPU and its flush)"\n',
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': ">>> assert my_clients * 1000 / 11 < q5_tps < my_clients * 1000 / 1.0, 'Transactions per second of all your clients together; each needs the 1 ms of "

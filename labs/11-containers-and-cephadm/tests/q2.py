@@ -5,7 +5,9 @@ test = {   'all_or_nothing': True,
     'points': 1,
     'suites': [   {   'cases': [   {   'code': ">>> assert isinstance(q2_blocked, float), 'q2_blocked should be a fraction such as 0.5'\n"
                                                ">>> assert 0 < q2_blocked < 1, 'A fraction of the PGs (not a percentage): a PG blocks when the stopped host held enough of its shards that size - lost "
-                                               "< min_size'\n",
+                                               "< min_size'\n"
+                                               '>>> assert q2_blocked < 0.9 / P[\'q2_hosts\'], "Not the stopped host\'s share of the PGs: a PG with one shard there keeps the others, enough for '
+                                               'min_size, and goes on serving; only PGs left with fewer than min_size stop"\n',
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
