@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import os
+import resource
 import signal
 import subprocess
 import time
@@ -24,8 +25,26 @@ DAEMON_PROGRAMS = ("ceph-mon", "ceph-mgr", "ceph-osd", "ceph-mds")
 STRAY_PROGRAMS = (*DAEMON_PROGRAMS, "monmaptool", "ceph-authtool", *FUSE_CLIENTS)
 
 
+# The open-file limit the daemons start with. A FileStore OSD keeps a file open per object it
+# works on, beside its omap database and its sockets: under a login's usual soft limit of 1024 it
+# aborted mid-lab ("(24) Too many open files", lab 04, a learner's walkthrough, 2026-12-02).
+# Ceph's systemd units give 1048576; a normal user may raise its soft limit up to its hard one.
+OPEN_FILES = 65536
+
+
 class DaemonError(ClusterError):
     """A daemon failed to start or stop; the message names its log file."""
+
+
+def raise_open_files_limit(want=OPEN_FILES):
+    """Raise this process's soft RLIMIT_NOFILE to min(want, hard), never lower it; the daemons it
+    starts inherit it. Returns the soft limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    return soft
 
 
 def pid_path(d, name):
@@ -78,6 +97,7 @@ def launch_many(d, daemons_to_start, extra=(), timeout=60):
     """
     d = Path(d)
     conf = d / "ceph.conf"
+    raise_open_files_limit()
     procs = {}
     for binary, name in daemons_to_start:
         pid_path(d, name).unlink(missing_ok=True)
