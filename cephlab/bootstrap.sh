@@ -64,6 +64,7 @@ ensure_os_packages() {
 # used), so a class set up next term gets what passed. `make lock` renews the pins.
 LOCK="$ROOT/constraints.txt"
 DROP="$ROOT/cephlab/pip-drop.txt"     # installed as dependencies, removed again: see the file
+DROP_LAB="$ROOT/cephlab/pip-drop-lab.txt"   # the same, for a learner's .venv only (no test extras)
 
 # pip's warning filter for the install of this project. setuptools ends every editable install of
 # it with an "Editable installation." note ("Please be careful with folders in your working
@@ -76,15 +77,15 @@ PIP_WARNINGS="${PYTHONWARNINGS:+$PYTHONWARNINGS,}ignore:Editable installation.:U
 # The .venv comes in two sizes: "lab" (pyproject's dependencies: what the labs, `make lab` and
 # `make setup` need) and "test" (plus the [test] extras: pytest, hypothesis, nbval, ruff, mypy,
 # jupyter-book, JupyterHub, ...: `make test`, `make check`, `setup --test`, `venv --test`). A
-# learner gets no test tools (Playwright's Python package still comes, without a browser, as
-# otter-grader's nbconvert[webpdf] asks for it); a .venv with them serves the labs too, and once
-# it has them it keeps them.
+# learner gets no test tools (nor Playwright's Python package, which otter-grader's
+# nbconvert[webpdf] pulls in: cephlab/pip-drop-lab.txt); a .venv with them serves the labs too,
+# and once it has them it keeps them.
 ensure_venv() {
     local level="${1:-lab}" stamp="$VENV/.cephlab-stamp" want have="" have_level=""
     # what decides the installed packages: pyproject.toml less its [tool.*] tables other than
     # setuptools' (a lint or test setting changes nothing installed), the lock and the drop list
     want="$( (awk '/^\[/ { skip = ($0 ~ /^\[+tool\./ && $0 !~ /^\[tool\.setuptools/) } !skip' \
-              "$ROOT/pyproject.toml"; cat "$LOCK" "$DROP") | sha256sum | cut -c1-16)"
+              "$ROOT/pyproject.toml"; cat "$LOCK" "$DROP" "$DROP_LAB") | sha256sum | cut -c1-16)"
     if [ -f "$stamp" ] && [ -x "$VENV/bin/cephlab" ]; then
         read -r have have_level < "$stamp" || true
         have_level="${have_level:-test}"    # a stamp without a level: made when every .venv had the tests'
@@ -102,7 +103,7 @@ ensure_venv() {
     # dist-packages (only rados/rbd, which PyPI does not have, are taken from there)
     PYTHONWARNINGS="$PIP_WARNINGS" \
         "$VENV/bin/python" -m pip install -q --ignore-installed -c "$LOCK" -e "$project"
-    local drop; mapfile -t drop < <(read_list "$DROP")
+    local drop; mapfile -t drop < <(read_list "$DROP"; if [ "$level" = lab ]; then read_list "$DROP_LAB"; fi)
     [ "${#drop[@]}" -eq 0 ] || "$VENV/bin/python" -m pip uninstall -q -y "${drop[@]}"
     echo "$want $level" > "$stamp"
 }

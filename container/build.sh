@@ -6,15 +6,20 @@
 #   CEPHLAB_IMAGE       the tag (default localhost/ceph-storage-lab:latest; for a foreign
 #                       CEPHLAB_PLATFORM localhost/ceph-storage-lab:ARCH, e.g. :arm64, so the
 #                       host's own image is not replaced)
-#   CEPHLAB_IMAGE_BASE  the Debian base image (default: localhost/debian:bookworm when this machine
-#                       has one, built by vagrant/provision/build-image.sh --base-only for machines
-#                       without a registry; else docker.io/library/debian:bookworm-slim; for a
-#                       foreign platform localhost/debian:bookworm-ARCH, built the same way)
+#   CEPHLAB_IMAGE_SUITE the Debian the image is built from, and so its Ceph (cephlab/core/releases.py):
+#                       trixie (default: Debian 13, Reef 18.2, the current stable), bookworm (Debian
+#                       12, Pacific 16.2), sid (Tentacle 20.2)
+#   CEPHLAB_IMAGE_BASE  the Debian base image (default: localhost/debian:SUITE when this machine has
+#                       one, built by vagrant/provision/build-image.sh --base-only for machines
+#                       without a registry; else docker.io/library/debian:SUITE-slim; for a
+#                       foreign platform localhost/debian:SUITE-ARCH, built the same way)
 #   CEPHLAB_PLATFORM    e.g. linux/arm64: on a Linux host of another architecture the build runs
 #                       under qemu-user, which container/emulation.sh sets up (root)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PLATFORM="${CEPHLAB_PLATFORM:-}"
+SUITE="${CEPHLAB_IMAGE_SUITE:-trixie}"
+case "$SUITE" in bookworm|trixie|sid) ;; *) printf '[image] error: CEPHLAB_IMAGE_SUITE must be bookworm, trixie or sid, not %s\n' "$SUITE" >&2; exit 2 ;; esac
 say() { printf '[image] %s\n' "$*"; }
 die() { printf '[image] error: %s\n' "$*" >&2; exit 1; }
 # shellcheck source-path=SCRIPTDIR source=emulation.sh
@@ -47,22 +52,22 @@ has_image() { "$engine" image inspect "$1" > /dev/null 2>&1; }
 # machines that reach only the package mirrors); `image inspect` asks both podman and docker
 # (`image exists` is podman's)
 native_base() {
-    if has_image localhost/debian:bookworm; then echo localhost/debian:bookworm
-    else echo docker.io/library/debian:bookworm-slim; fi
+    if has_image "localhost/debian:$SUITE"; then echo "localhost/debian:$SUITE"
+    else echo "docker.io/library/debian:$SUITE-slim"; fi
 }
 
-# a foreign platform: localhost/debian:bookworm is the host's architecture and would be the wrong
+# a foreign platform: localhost/debian:SUITE is the host's architecture and would be the wrong
 # base; a machine that has it (no registry) gets a local base of ARCH, made by debootstrap under
 # emulation; a machine without it takes the registry's multi-arch image with --platform
 foreign_base() {
-    local local_base="localhost/debian:bookworm-$ARCH"
-    if ! has_image "$local_base" && has_image localhost/debian:bookworm; then
+    local local_base="localhost/debian:$SUITE-$ARCH"
+    if ! has_image "$local_base" && has_image "localhost/debian:$SUITE"; then
         say "base $local_base: vagrant/provision/build-image.sh --base-only --arch $ARCH (debootstrap under emulation)" >&2
-        CEPHLAB_SUITE=bookworm bash "$ROOT/vagrant/provision/build-image.sh" --base-only --arch "$ARCH" >&2 \
+        CEPHLAB_SUITE="$SUITE" bash "$ROOT/vagrant/provision/build-image.sh" --base-only --arch "$ARCH" >&2 \
             || die "the $ARCH base failed; run: sudo bash vagrant/provision/build-image.sh --base-only --arch $ARCH"
     fi
     if has_image "$local_base"; then echo "$local_base"
-    else echo docker.io/library/debian:bookworm-slim; fi
+    else echo "docker.io/library/debian:$SUITE-slim"; fi
 }
 
 [ -n "$ARCH" ] && emu_ensure "$PLATFORM"

@@ -12,8 +12,16 @@
 # Nothing here is fixed to a machine: container/class-hub.sh (`up`/`down`) sets the CEPHLAB_HUB_*
 # variables read below, starts the podman API service, the class's network and the hub.
 # container/README.md and book/instructor-guide.md ("A class on one server") say how to run it.
+import importlib.util
+import json
 import os
 from pathlib import Path
+
+# container/seccomp.py, beside this file (the hub loads this file by path, not as a package)
+_spec = importlib.util.spec_from_file_location("cephlab_seccomp", Path(__file__).with_name("seccomp.py"))
+assert _spec is not None and _spec.loader is not None
+_seccomp = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_seccomp)
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821  (JupyterHub's config loader defines it)
 
@@ -98,6 +106,9 @@ c.DockerSpawner.extra_host_config = {
     "devices": ["/dev/fuse:/dev/fuse:rwm"],
     "cap_add": ["SYS_ADMIN"],
     "pids_limit": 4096,
+    # podman's seccomp profile with io_pgetevents allowed, which Debian 13's libaio needs for
+    # BlueStore (container/seccomp.py); the API takes the profile itself, as `docker run` sends it
+    "security_opt": [f"seccomp={json.dumps(_seccomp.allow_aio(_seccomp.host_profile()))}"],
 }
 # cephlab up and JupyterLab together take 10-60 s (many learners starting at once: longer)
 c.Spawner.start_timeout = 600

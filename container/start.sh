@@ -33,10 +33,26 @@ else
     say "no /dev/fuse: lab 09's CephFS mount cannot run; start the container with --device /dev/fuse --cap-add SYS_ADMIN"
 fi
 
+# The cluster lives in the container's own layer, not on the work volume. A container killed
+# (docker kill, a laptop's power) and started again still holds its half-done lab: each start makes
+# a new cluster, so it goes first. The folder: cephlab's default (cephlab/backends/native/paths.py state_home).
+state="${CEPHLAB_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/cephlab}/lab"
+if [ -e "$state" ] && [ "${CEPHLAB_NO_CLUSTER:-0}" != 1 ]; then
+    say "a cluster left by the last run of this container (it did not stop cleanly): removing it"
+    cephlab down || say "could not remove it (see above); starting a new one anyway"
+fi
 cluster=0
 if [ "${CEPHLAB_NO_CLUSTER:-0}" != 1 ]; then
     if cephlab up --osds "${CEPHLAB_OSDS:-4}"; then cluster=1
-    else say "the cluster did not start (see above); JupyterLab opens anyway, and 'cephlab up' in its terminal tries again"; fi
+    else
+        say "the cluster did not start (see above); JupyterLab opens anyway, and 'cephlab up' in its terminal tries again"
+        # podman's default seccomp profile denies io_pgetevents, which this Debian's libaio calls
+        # first (container/seccomp.py): say what to add, since nothing inside the container can
+        if grep -qs "_aio_thread got (1) Operation not permitted" "$state"/log/osd.*.log; then
+            say "the OSDs could not use Linux AIO: the container engine's seccomp profile denies io_pgetevents (podman's does)."
+            say "start the container again with: --security-opt seccomp=<profile> from 'python3 container/seccomp.py' on the host (container/README.md)"
+        fi
+    fi
 fi
 
 down() { [ "$cluster" = 1 ] && cephlab down; }

@@ -5,6 +5,7 @@ CEPHLAB_TEST_IMAGE=<tag of an image already built> uses that image instead (no b
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import time
 from pathlib import Path
@@ -16,8 +17,21 @@ from cephlab.core import run
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "container"
 TAG = os.environ.get("CEPHLAB_TEST_IMAGE") or "localhost/ceph-storage-lab:ci"
-# this machine's hard limits are below podman's defaults (1048576 open files): the run would fail
-ULIMITS = ["--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768"]
+# the image's Debian, as container/build.sh builds it by default (Debian 13, Reef)
+SUITE = os.environ.get("CEPHLAB_IMAGE_SUITE", "trixie")
+_spec = importlib.util.spec_from_file_location("cephlab_seccomp", ROOT / "container" / "seccomp.py")
+assert _spec is not None and _spec.loader is not None
+seccomp = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(seccomp)
+SECCOMP = ARTIFACTS / "seccomp.json"
+if any(p.is_file() for p in seccomp.PROFILES):
+    seccomp.write(SECCOMP)
+# What every `podman run` of the image adds to the README's line: this machine's hard limits are
+# below podman's defaults (1048576 open files), so the run would fail without --ulimit; and the
+# profile that lets libaio call io_pgetevents (container/seccomp.py), which the README's podman
+# line has too.
+ULIMITS = ["--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768",
+           "--security-opt", f"seccomp={SECCOMP}"]
 
 
 def podman(*args: str, timeout: float = 600, check: bool = True) -> run.CommandResult:
@@ -36,11 +50,11 @@ def image(tmp_path_factory):
     state = tmp_path_factory.mktemp("base")
     t0 = time.monotonic()
     run.run(["bash", ROOT / "vagrant/provision/build-image.sh", "--base-only"], what="the Debian base image",
-            env={**os.environ, "CEPHLAB_STATE": str(state), "CEPHLAB_SUITE": "bookworm"}, timeout=900)
+            env={**os.environ, "CEPHLAB_STATE": str(state), "CEPHLAB_SUITE": SUITE}, timeout=900)
     times["base image"] = round(time.monotonic() - t0, 1)
     t0 = time.monotonic()
     build = run.run(["bash", ROOT / "container/build.sh"], what="make image", check=False,
-                    env={**os.environ, "CEPHLAB_IMAGE": TAG}, timeout=1800)
+                    env={**os.environ, "CEPHLAB_IMAGE": TAG, "CEPHLAB_IMAGE_SUITE": SUITE}, timeout=1800)
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
     times["image build"] = round(time.monotonic() - t0, 1)
     times["image size MB"] = round(int(podman("image", "inspect", "--format", "{{.Size}}", TAG).stdout) / 1e6)

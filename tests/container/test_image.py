@@ -1,6 +1,6 @@
-"""The lab's OCI image (container/): built from the student release, started as a learner would
-start it, lab 09 run in it top to bottom (lab 01 runs in it under the hub, test_hub.py), stopped;
-nothing of it is left.
+"""The lab's OCI image (container/): built from the student release on Debian 13 (Reef), started
+as a learner would start it, labs 00 and 06 run in it top to bottom (lab 01 runs in it under the
+hub, test_hub.py; lab 09 under Docker, test_docker.py), stopped; nothing of it is left.
 
 It runs whenever it can: as root with podman (what `make test` installs). The Debian base image
 comes from vagrant/provision/build-image.sh --base-only (debootstrap: no registry is needed).
@@ -18,15 +18,22 @@ import urllib.request
 
 import pytest
 
+from cephlab.core import releases
 from cephlab.core.poll import poll_until
 from tests.notebook_plugin import STUDENT_RAN_ELSEWHERE
 
-from .conftest import ARTIFACTS, ROOT, TAG, ULIMITS, podman
+from .conftest import ARTIFACTS, ROOT, SUITE, TAG, ULIMITS, podman
 
 NAME = f"cephlab-image-test-{os.getpid()}"
-# Lab 01 runs in the image in test_hub.py (four containers of it at once, under the hub), so here
-# lab 09 only: the one that needs the FUSE device the hub's containers also get
-LABS = ("09-cephfs-metadata",)
+# The labs the image runs in CI (issue 48: at least 00, 01, 06 and 09): 01 in test_hub.py (four
+# containers of it at once, under the hub), 09 in test_docker.py (FUSE under Docker), 00 and 06 here
+# CEPHLAB_IMAGE_LABS="all" (or "00 03 ...") runs other labs instead, e.g. every lab once by hand:
+#   CEPHLAB_IMAGE_LABS=all sudo .venv/bin/pytest tests/container/test_image.py -s -o addopts=-ra
+LABS = ("00-welcome", "06-capacity")
+_chosen = os.environ.get("CEPHLAB_IMAGE_LABS", "").split()
+if _chosen:
+    _all = sorted(p.name for p in (ROOT / "solutions").glob("[0-9][0-9]-*.py"))
+    LABS = tuple(n[:-3] for n in _all if _chosen == ["all"] or n[:2] in _chosen)
 
 
 def _skip_reason() -> str:
@@ -80,6 +87,19 @@ def test_the_image_has_no_solution_and_no_hidden_test(image):
                    "cd /opt/ceph-storage-lab && ls -d solutions tests bench book .ci 2>/dev/null; "
                    "grep -rlE '# (BEGIN SOLUTION|HIDDEN|BEGIN TESTS)' labs || true").stdout.split()
     assert found == []
+
+
+def test_the_image_is_its_debian_with_its_ceph_and_no_test_tools(image):
+    """Debian 13 has Reef (cephlab/core/releases.py); a learner's .venv has no test extras and no
+    Playwright (cephlab/pip-drop-lab.txt); the build left no apt cache or package lists."""
+    out = podman("run", "--rm", *ULIMITS, "--entrypoint", "bash", TAG, "-c",
+                 ". /etc/os-release; echo $VERSION_CODENAME; ceph --version; "
+                 "ls /var/cache/apt/archives/*.deb /var/lib/apt/lists/*Packages* 2>/dev/null | wc -l; "
+                 "python -c 'import importlib.util as u; print([m for m in (\"pytest\", \"playwright\", "
+                 "\"hypothesis\") if u.find_spec(m)])'").stdout.splitlines()
+    major = next(r.major for r in releases.TABLE.values() if r.debian == SUITE)
+    assert out[0] == SUITE and f"ceph version {major}." in out[1], out
+    assert out[2:] == ["0", "[]"], out
 
 
 def test_a_hub_can_spawn_the_image(running):

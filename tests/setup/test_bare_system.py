@@ -37,8 +37,8 @@ Which labs (DEFAULT_LABS, DEFAULT_NOTEBOOKS), so that every lab runs on every re
 student version once per CI: on trixie (Reef, the current Debian stable) every lab's solution,
 with its agreement checks, so CI proves each lab on the release most learners install; on sid
 (Tentacle) every lab's student version, its agreement checks included; on bookworm lab 00's:
-Pacific's solutions run natively and lab 09's student version in the image (tests/container),
-whose base is a bare Debian 12 set up by the same bootstrap.sh. The student versions the roots
+Pacific's solutions run natively. The image (tests/container) is a bare Debian 13 set up by the
+same bootstrap.sh, and runs the student versions of labs 00, 01, 06 and 09 on Reef. The student versions the roots
 run are not run natively or on the cephadm cluster too (student_runs; tests/notebooks and
 tests/cephadm test_labs.py), but for lab 11's, whose cephadm half only a cephadm cluster
 runs (Reef's, tests/cephadm_releases).
@@ -92,8 +92,8 @@ def sources(suite: str) -> str:
 
 
 SUITES = tuple(r.debian for r in releases.TABLE.values())      # bookworm, trixie, sid
-# bookworm: the set-up, a kernel and `cephlab down` (lab 09 runs on Debian 12 in the image, the
-# other labs natively); sid: every lab as a learner runs it
+# bookworm: the set-up, a kernel and `cephlab down` (the other labs natively); sid: every lab as
+# a learner runs it
 DEFAULT_LABS = {"bookworm": "00-welcome", "trixie": "all", "sid": "all"}
 DEFAULT_NOTEBOOKS = {"trixie": "solutions"}         # the others: the student versions
 POLICY_RC_D = "#!/bin/sh\n# written by tests/setup/test_bare_system.py: no service starts in this root\nexit 101\n"

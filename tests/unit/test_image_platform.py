@@ -1,5 +1,6 @@
 """container/build.sh picks the base image and the tag for the platform it builds: the host's own
-(localhost/debian:bookworm, :latest, no --platform, as CI builds it) or a foreign one under
+(localhost/debian:trixie, Debian 13 by default, :latest, no --platform, as CI builds it; Debian 12
+with CEPHLAB_IMAGE_SUITE=bookworm) or a foreign one under
 emulation (CEPHLAB_PLATFORM=linux/arm64: an arm64 base and an :arm64 tag, so the amd64 image is
 not replaced). Nothing is built: a stand-in podman records what it is asked."""
 import os
@@ -46,15 +47,19 @@ def release(tmp_path):
     return folder, bin_dir, binfmt, tmp_path / "calls"
 
 
-def build_args(release, images, platform=None):
+def build_args(release, images, platform=None, suite=None, ok=True):
     folder, bin_dir, binfmt, calls = release
     env = {k: v for k, v in os.environ.items() if not k.startswith("CEPHLAB_")}
     env.update(PATH=f"{bin_dir}:{env['PATH']}", CALLS=str(calls), IMAGES=" ".join(images),
                CEPHLAB_BINFMT_DIR=str(binfmt))
     if platform:
         env["CEPHLAB_PLATFORM"] = platform
+    if suite:
+        env["CEPHLAB_IMAGE_SUITE"] = suite
     out = subprocess.run(["bash", str(folder / "container" / "build.sh")], env=env,
                          capture_output=True, text=True, timeout=60)
+    if not ok:
+        return out
     assert out.returncode == 0, out.stdout + out.stderr
     builds = [line.split() for line in calls.read_text().splitlines() if line.startswith("build ")]
     assert len(builds) == 1, calls.read_text()
@@ -65,24 +70,40 @@ def value(args, flag):
     return args[args.index(flag) + 1]
 
 
-def test_host_platform_is_built_as_before(release):
-    args = build_args(release, ["localhost/debian:bookworm", "localhost/debian:bookworm-arm64"])
+LOCAL = ["localhost/debian:bookworm", "localhost/debian:trixie", "localhost/debian:trixie-arm64"]
+
+
+def test_host_platform_is_debian_13_by_default(release):
+    args = build_args(release, LOCAL)
     assert value(args, "-t") == "localhost/ceph-storage-lab:latest"
-    assert value(args, "--build-arg") == "BASE=localhost/debian:bookworm"
+    assert value(args, "--build-arg") == "BASE=localhost/debian:trixie"
     assert "--platform" not in args
 
 
+def test_pacific_is_one_setting_away(release):
+    assert value(build_args(release, LOCAL, suite="bookworm"), "--build-arg") == "BASE=localhost/debian:bookworm"
+
+
+def test_pacific_without_a_local_base_takes_the_registrys_bookworm(release):
+    assert value(build_args(release, [], suite="bookworm"), "--build-arg") == \
+        "BASE=docker.io/library/debian:bookworm-slim"
+
+
+def test_an_unknown_suite_is_refused_by_name(release):
+    out = build_args(release, LOCAL, suite="jessie", ok=False)
+    assert out.returncode == 2 and "CEPHLAB_IMAGE_SUITE must be bookworm, trixie or sid, not jessie" in out.stderr
+
+
 def test_arm64_gets_an_arm64_base_and_its_own_tag(release):
-    args = build_args(release, ["localhost/debian:bookworm", "localhost/debian:bookworm-arm64"],
-                      platform="linux/arm64")
+    args = build_args(release, LOCAL, platform="linux/arm64")
     assert value(args, "--platform") == "linux/arm64"
     assert value(args, "-t") == "localhost/ceph-storage-lab:arm64"
-    assert value(args, "--build-arg") == "BASE=localhost/debian:bookworm-arm64"
+    assert value(args, "--build-arg") == "BASE=localhost/debian:trixie-arm64"
 
 
 def test_arm64_without_local_bases_takes_the_registrys_multiarch_image(release):
     args = build_args(release, [], platform="linux/arm64")
-    assert value(args, "--build-arg") == "BASE=docker.io/library/debian:bookworm-slim"
+    assert value(args, "--build-arg") == "BASE=docker.io/library/debian:trixie-slim"
     assert value(args, "-t") == "localhost/ceph-storage-lab:arm64"
 
 
@@ -92,7 +113,7 @@ def test_arm64_base_is_made_by_debootstrap_where_the_machine_makes_its_own(relea
     script = folder / "vagrant" / "provision" / "build-image.sh"
     script.parent.mkdir(parents=True)
     script.write_text('echo "build-image.sh $*" >> "$CALLS"\n')
-    build_args(release, ["localhost/debian:bookworm"], platform="linux/arm64")
+    build_args(release, ["localhost/debian:trixie"], platform="linux/arm64")
     assert "build-image.sh --base-only --arch arm64" in calls.read_text()
 
 

@@ -69,7 +69,7 @@ def layout(tmp_path):
     root = tmp_path / "lab"
     (root / "cephlab").mkdir(parents=True)
     shutil.copy2(ROOT / "cephlab" / "bootstrap.sh", root / "cephlab" / "bootstrap.sh")
-    for name in ("packages-lab.txt", "packages-test.txt", "pip-drop.txt"):
+    for name in ("packages-lab.txt", "packages-test.txt", "pip-drop.txt", "pip-drop-lab.txt"):
         (root / "cephlab" / name).write_text("# nothing\n")
     (root / "pyproject.toml").write_text('[project]\nname = "fake"\n')
     (root / "constraints.txt").write_text("fake==1\n")
