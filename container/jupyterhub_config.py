@@ -13,7 +13,6 @@
 # variables read below, starts the podman API service, the class's network and the hub.
 # container/README.md and book/instructor-guide.md ("A class on one server") say how to run it.
 import importlib.util
-import json
 import os
 from pathlib import Path
 
@@ -107,8 +106,9 @@ c.DockerSpawner.extra_host_config = {
     "cap_add": ["SYS_ADMIN"],
     "pids_limit": 4096,
     # podman's seccomp profile with io_pgetevents allowed, which Debian 13's libaio needs for
-    # BlueStore (container/seccomp.py); the API takes the profile itself, as `docker run` sends it
-    "security_opt": [f"seccomp={json.dumps(_seccomp.allow_aio(_seccomp.host_profile()))}"],
+    # BlueStore (container/seccomp.py); podman's Docker API takes a path on its host (its
+    # `containers/create` opens the file), which is this machine
+    "security_opt": [f"seccomp={_seccomp.write(STATE / 'seccomp.json')}"],
 }
 # cephlab up and JupyterLab together take 10-60 s (many learners starting at once: longer)
 c.Spawner.start_timeout = 600
