@@ -226,11 +226,14 @@ q1_stateful = {"MySQL database", "CI repository data", "secret keys"}  # SOLUTIO
 # # BEGIN TESTS
 
 # %%
+assert q1_stateful is not ..., "an answer is still `...`: put your value in its place and run its cell"
 assert isinstance(q1_stateful, set), "q1_stateful should be a set of names, e.g. {\"a\", \"b\"}"
 assert q1_stateful <= {"nginx front end", "MySQL database", "CI repository data", "stateless API worker", "secret keys"}, \
     "Use exactly the names given in the question (same spelling), one entry per container"
 assert "nginx front end" not in q1_stateful and "stateless API worker" not in q1_stateful, \
     "A container that writes nothing it needs later can be killed and replaced: it is stateless"
+assert len(q1_stateful) >= 2, \
+    "Name every container that keeps state, not just one: the Background lists several kinds of data that must outlive their container"
 
 # %%
 # HIDDEN
@@ -367,6 +370,9 @@ q4_saved_ms = serial_write_latency_ms(*q4_args) - write_latency_ms(*q4_args)  # 
 # # BEGIN TESTS
 
 # %%
+assert isinstance(q4_args, tuple) and len(q4_args) == 4, "q4_args should be a tuple of four: (net ms, disk ms, OSD ms, size)"
+assert q4_args[3] == P["q4_size"], "The size in q4_args should be this question's own size, not Q2's: only the net, disk and OSD work come from Q2"
+assert tuple(q4_args[:3]) == (P["q2_net_ms"], P["q2_disk_ms"], P["q2_osd_ms"]), "The first three parts of q4_args are Q2's network hop, disk commit and OSD work, in that order"
 _one = 2 * P["q2_net_ms"] + P["q2_osd_ms"] + P["q2_disk_ms"]      # one copy: two hops, the OSD's work, a commit
 assert P["q2_disk_ms"] < q4_saved_ms < P["q4_size"] * _one, \
     "One by one, every copy adds a full round trip (net + osd + disk + net); in parallel only the slowest one counts, so more than a disk commit is saved"
@@ -378,6 +384,7 @@ assert q4_saved_ms < (P["q4_size"] - 1) * _one - P["q2_osd_ms"] / 2, \
 from cephlab.course import params as _params
 _p = _params.lab_params("00-welcome")
 _a = (_p["q2_net_ms"], _p["q2_disk_ms"], _p["q2_osd_ms"], _p["q4_size"])
+assert tuple(q4_args) == _a, "q4_args: Q2's network hop, disk commit and OSD work, then this question's size"
 assert abs(q4_saved_ms - (serial_write_latency_ms(*_a) - write_latency_ms(*_a))) < 1e-9 and q4_saved_ms > 0, \
     "The saving is serial latency minus parallel latency, a positive number of ms, for your size and Q2's parts"
 
@@ -613,8 +620,9 @@ mine.assert_agree()
 # - **net**: one hop over the loopback interface, 0.05 ms (all daemons run on this machine).
 #
 # We also time the bare flush: a 4 KiB write plus `fdatasync` on the file system that holds the
-# OSDs' files. BlueStore's commit of a small write is more than that flush. The transaction first
-# waits for BlueStore's kv_sync thread. That thread writes a batch of transactions to RocksDB's
+# OSDs' files. BlueStore's commit of a small write is not that flush, and the two can differ either
+# way. The transaction first waits for BlueStore's *kv_sync thread*, the one thread of an OSD that
+# commits transactions to RocksDB. That thread writes a batch of transactions to RocksDB's
 # write-ahead log and then flushes the device. On these OSDs (hard-disk class) the 4 KiB of data
 # travel inside that log entry, as a *deferred* write (lab 04 counts them).
 
@@ -688,7 +696,8 @@ parallel.assert_agree()
 # %%
 my_gap_ms = latency.loc[gap_size, "measured"] - latency.loc[gap_size, "model"]  # SOLUTION
 run.check("my_gap_ms", my_gap_ms, "gap_ms",
-          hint="take your size's row of the table above: measured ms minus model ms (not the ratio)")
+          hint="take your size's row of the table above: measured minus model, in that order and in ms "
+               "(negative when the write beat the model; not the ratio)")
 
 # %% [markdown]
 # ## Measure: the daemon dies, the data does not

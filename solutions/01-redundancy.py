@@ -197,6 +197,8 @@ q1_overhead = erasure(P["q1_k"], P["q1_m"]).overhead  # SOLUTION
 # %%
 assert isinstance(q1_overhead, float), "q1_overhead should be a number such as 0.5 (not a percentage string)"
 assert not 1 <= q1_overhead < 2, "That is raw / usable itself: the overhead is only the extra raw space per usable byte, the part above one"
+assert abs(q1_overhead * (P["q1_k"] + P["q1_m"]) / P["q1_m"] - 1) > 0.01, \
+    "That is m / (k + m), the coding chunks' share of the raw space: the overhead compares the extra raw space with the usable space, not with all the raw"
 assert 0 < q1_overhead < 1, "Overhead is extra raw space per usable byte, a fraction (not a percentage): fewer coding chunks than data chunks keep it below 1"
 
 # %%
@@ -410,7 +412,10 @@ assert (bool(q5_default), bool(q5_strict)) == (bool(red.serves_io(_q5_ec, _p["q5
 
 # %% [markdown]
 # **Q6. Your experiment: small objects.** Choose an object size in bytes, from 512 to 65,536, and
-# store it in `my_object_bytes`; not a multiple of 4 KiB, since padding is what it measures. The
+# store it in `my_object_bytes`; not a multiple of 4 KiB, since padding is what it measures. EC 2+1
+# cuts an object into stripes of 8 KiB. Padding costs it more than it costs the size-3 pool only
+# when the part after the whole stripes, `my_object_bytes % 8192`, is 1 to 4095 bytes (1000 or
+# 10000, say). With any other size EC 2+1 saves as much as it does on large objects. The
 # measurement below writes 16 objects of that size into a size-3 pool and into an EC 2+1 pool.
 # Before it runs, predict with `red.allocated_bytes` the raw KiB each pool will use for those 16
 # objects: store `q6_rep3_kib` and `q6_ec21_kib`.
@@ -434,6 +439,8 @@ assert isinstance(my_object_bytes, (int, np.integer)) and not isinstance(my_obje
     "Choose a whole number of bytes from 512 to 65536, not a multiple of 4 KiB (such a size needs no padding, so it shows nothing)"
 
 # %%
+assert not (3 * 4 <= q6_rep3_kib < 16 * my_object_bytes * 3 / 1024 or 3 * 4 <= q6_ec21_kib < 16 * my_object_bytes * 1.5 / 1024), \
+    "For all the objects, not one: each pool's raw KiB add up the 16 objects the measurement writes"
 assert q6_ec21_kib >= 16 * my_object_bytes * 1.5 / 1024 and q6_rep3_kib >= 16 * my_object_bytes * 3 / 1024, \
     "Padding and allocation never make an object take less than its size times raw/usable"
 assert min(q6_rep3_kib, q6_ec21_kib) >= 16 * 3 * 4, \

@@ -426,7 +426,8 @@ q5_safe_rule = "by_host"  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert 0 < q5_lost < 0.05, "Use host_failure('by_osd'): it counts the PGs whose 3 copies all sit on h0's OSDs"
+assert 0 < q5_lost < 1, "A share of the PGs, between 0 and 1, not a count of PGs: host_failure('by_osd') gives shares"
+assert q5_lost < 0.05, "Use host_failure('by_osd'): it counts the PGs whose 3 copies all sit on h0's OSDs"
 
 # %%
 assert q5_safe_rule in ("by_host", "by_osd"), "Store the name of one of the two rules of the map above"
@@ -479,6 +480,8 @@ assert 0 < q6_per_osd < my_pg_num, \
 assert q6_per_osd > 1.5 * my_pg_num / 4, "PGs per OSD count every copy of a PG, not each PG once: my_pg_num / 4 leaves out two copies of three"
 assert 1 < q6_fullest_factor <= my_pg_num / q6_per_osd, \
     "A factor: fullest OSD over the mean, above 1, and no OSD can hold more PGs than the pool has"
+assert abs(q6_fullest_factor / pgs.fullest_osd_factor(my_pg_num, 3, 4) - 1) > 0.005, \
+    "That is the model with every copy placed independently (pgs.fullest_osd_factor): a PG's 3 copies sit on 3 different OSDs, which evens the counts, as the model in pl assumes"
 
 # %%
 # HIDDEN

@@ -236,6 +236,8 @@ q1_fraction_of_plan = P["q1_measured"] / P["q1_planned"]  # SOLUTION
 
 # %%
 assert 0 < q1_data_disk_bound < P["q1_disk_iops"] * P["q1_disks"], "Each client write lands on 3 of the data disks: the bound is below the disks' summed IOPS"
+assert q1_data_disk_bound > 0.75 * P["q1_disk_iops"] * P["q1_disks"] / 3, \
+    "Your bound counts two device writes per replica write, a journal write too: here the journals sit on the SSDs, not on the data disks"
 assert 0 < q1_fraction_of_plan < 1, "A fraction (measured / planned, below 1 here), not a percentage"
 
 # %%
@@ -378,6 +380,8 @@ q4_limit = "cpu" if iops.cpu_ceiling_iops(P["q4_servers"] * P["q4_cores"]) < iop
 assert 0 < q4_iops < 175000 * P["q4_ssds"], "Each client write lands on 3 SSDs: fewer client IOPS than the disks' summed IOPS; then mind the cores"
 assert q4_limit in ("disks", "cpu"), "q4_limit is one of the strings \"disks\" or \"cpu\""
 assert q4_iops > 25000 * P["q4_servers"], "Seed 004's 10^4 IOPS per CPU is per core in this lab, and each server has many cores: count them all"
+assert q4_iops <= 1.001 * min(175000 * P["q4_ssds"] / 3, 10**4 * P["q4_servers"] * P["q4_cores"]), \
+    "Your IOPS are above one of the two bounds: the cluster runs at the lower of what its SSDs allow (3 copies of each write) and what its cores allow"
 
 # %%
 # HIDDEN
@@ -418,6 +422,8 @@ q5_closer_to = "writes" if abs(q5_iops_70 - P["q5_write_iops"]) < abs(q5_iops_70
 
 # %%
 assert P["q5_write_iops"] < q5_iops_70 < P["q5_read_iops"], "A mix of reads and writes runs between the write IOPS and the read IOPS; each op costs 1/R or 1/W of the time"
+assert abs(q5_iops_70 / (0.7 * P["q5_read_iops"] + 0.3 * P["q5_write_iops"]) - 1) > 0.005, \
+    "That is the linear mix, 70 % of the read IOPS plus 30 % of the write IOPS: each op takes its share of the time, so add up the time per op (1/R or 1/W), not the rates"
 assert q5_closer_to in ("writes", "reads"), "Answer with \"writes\" or \"reads\""
 assert (q5_closer_to == "writes") == (q5_iops_70 - P["q5_write_iops"] < P["q5_read_iops"] - q5_iops_70), "Name the side your mixed IOPS is closer to"
 
@@ -463,6 +469,8 @@ q6_overstated = 600 / q6_disk_iops  # SOLUTION
 # %%
 assert 30 < q6_disk_iops < 500, "IOPS of one spinning disk: 1000 ms divided by the milliseconds one random I/O takes (seek + half a rotation)"
 assert q6_disk_iops < 0.97 * 1000 / P["q6_seek_ms"], "Your I/O takes about the seek alone: add half a rotation, in milliseconds (one rotation lasts 60,000 ms / rpm)"
+assert q6_disk_iops > 1.03 * 1000 / (P["q6_seek_ms"] + 60000 / P["q6_rpm"]), \
+    "Your I/O waits a full rotation after its seek: on average the sector it wants is half a rotation away"
 assert abs(q6_overstated * q6_disk_iops - 600) < 1e-6, "The factor is 600 divided by your disk's IOPS"
 
 # %%
@@ -490,9 +498,10 @@ assert abs(q6_overstated - 600 / _iops) < 1e-9, "600 over your disk's IOPS"
 # a whole number from 2 to 32 but not 16 (the run it is compared with), and store it in
 # `my_threads`. After seed 002's three runs the measurement below runs yours, 5 s like the others,
 # and compares it with the 16-thread run. Before it runs, predict your run's IOPS and its mean
-# latency with the lab's model of this cluster: it is CPU-bound (the cores, not the queue, set the
-# IOPS), and Little's law holds. Store each as a fraction of the 16-thread run's (yours / its) in
-# `q7_iops_ratio` and `q7_latency_ratio`.
+# latency with the lab's model of this cluster. The model assumes the cluster is CPU-bound (the
+# cores, not the queue, set the IOPS) and that Little's law holds; your run tests that assumption.
+# Store each as a fraction of the 16-thread run's (yours / its) in `q7_iops_ratio` and
+# `q7_latency_ratio`.
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -516,6 +525,8 @@ assert isinstance(my_threads, (int, np.integer)) and 2 <= my_threads <= 32 and m
 assert 0 < q7_iops_ratio <= 4 and 0 < q7_latency_ratio <= 20, "Give fractions of the 16-thread run (your run's figure / its figure), not IOPS or milliseconds"
 assert abs(q7_latency_ratio * q7_iops_ratio - my_threads / 16) < 1e-6, \
     "Little's law: latency = writes in flight / IOPS, so (latency ratio) x (IOPS ratio) = (your writes in flight) / 16"
+assert abs(q7_latency_ratio - 1) > 0.01, \
+    "An unchanged latency with IOPS that follow the writes in flight is a queue-bound cluster: the model you predict with assumes the cores, not the queue, set the IOPS"
 
 # %%
 # HIDDEN
@@ -816,9 +827,10 @@ conclusions.render("""
 #   OSDs get only part of the cores, and IOPS fall further below the CPU ceiling.
 # - **Four times the threads buy far less than four times the IOPS once a resource is
 #   saturated:** from 16 to 64 threads the IOPS grew by well under 2x. Even that growth came only
-#   because batching made each write cheaper in CPU (the cost column). The latency grew nearly in
-#   proportion to the threads, and Little's law held to within a few percent in every run. Seed 002 saw the
-#   same: its 64-thread run had the worst latency.
+#   because batching made each write cheaper in CPU (the cost column). The latency grew as Little's
+#   law says it must, latency = threads / IOPS: by the threads' factor divided by the IOPS' factor.
+#   Little's law held to within a few percent in every run. Seed 002 saw the same: its 64-thread
+#   run had the worst latency.
 # - **Seed 000's own gap ran the other way.** Its case 1 kept the FileStore journals on the SAS
 #   data disks. So this lab's rule counts two device writes per replica write: 600 × 9 / (3 × 2)
 #   = 900 IOPS, or 200 with the 133 IOPS that a seek and half a rotation allow (Q6's kind of

@@ -197,6 +197,8 @@ q1_threads = simple_messenger_threads(P["q1_clients"], P["q1_pgs"])  # SOLUTION
 # %%
 assert isinstance(q1_threads, (int, np.integer)), "q1_threads should be a whole number of threads"
 assert q1_threads > 2 * P["q1_clients"] and q1_threads % 2 == 0, "Two threads per connection (an even count): the clients alone take 2 each, the monitor and the PG peers add more"
+assert q1_threads > 2 * (P["q1_clients"] + 1 + P["q1_pgs"]), \
+    "Your count allows at most one connection per PG: in seed 004's formula each PG brings several peer connections"
 
 # %%
 # HIDDEN
@@ -240,12 +242,16 @@ assert int(q2_clients) == q2_clients and 0 < q2_clients < 32768 / (P["q2_host_os
     "Whole clients (round down); each OSD runs 2 threads per client and more for its peers: fewer than pid_max / (OSDs x 2)"
 assert q2_clients < 0.9 * 32768 / (P["q2_host_osds"] * 2), \
     "Your clients take every thread ID at 2 threads each: each OSD also runs threads for its PG peers and the monitor, whatever its clients"
+assert P["q2_host_osds"] * simple_messenger_threads(q2_clients, P["q2_pgs"]) <= 32768, \
+    "With your clients the host's threads add up to more than pid_max: the count must fit under it (round down)"
 
 # %%
 assert int(q2_osds) == q2_osds and 0 < q2_osds < 32768 / (2 * P["q2_osd_clients"]), \
     "Whole OSDs (round down); one OSD runs 2 threads per client, its PG peers add more"
 assert q2_osds < 0.9 * 32768 / (2 * P["q2_osd_clients"]), \
     "Your OSDs count only their clients' threads: each OSD also runs threads for its PG peers and the monitor"
+assert q2_osds * simple_messenger_threads(P["q2_osd_clients"], P["q2_pgs"]) <= 32768, \
+    "Your OSDs' threads add up to more than pid_max: the count must fit under it (round down)"
 
 # %%
 # HIDDEN
@@ -336,6 +342,10 @@ q4_simple = simple_messenger_threads(P["q4_clients"], P["q4_pgs"])  # SOLUTION
 # %%
 assert int(q4_async) == q4_async > 0, "A whole number of threads: AsyncMessenger's per-OSD count does not depend on clients"
 assert q4_async < q4_simple, "AsyncMessenger does not run SimpleMessenger's 2 threads per connection: a fixed pool of worker threads serves every connection"
+assert q4_async > 3, \
+    "That is only the messenger's event-loop pool (ms_async_op_threads): an OSD runs many other threads too, for its op queue, BlueStore and RocksDB"
+assert q4_async - 2 * P["q4_clients"] != async_messenger_threads(0), \
+    "AsyncMessenger gives no client connection threads of its own: an OSD's thread count does not grow with its clients"
 assert q4_simple > 2 * P["q4_clients"] and q4_simple % 2 == 0, "Two threads per connection: the clients alone take 2 each, the monitor and the PG peers add more"
 
 # %%
@@ -362,8 +372,10 @@ assert q4_simple == 2 * (_p["q4_clients"] + 1 + 6 * _p["q4_pgs"]), "Two threads 
 # the measurement below, a whole number from 2 to 16, and store it in `my_clients` (the run also
 # measures 0, 1 and 32). Each client writes one object to each OSD (the OSD is that object's primary).
 # Before it runs, predict with the lab's AsyncMessenger model how many threads one OSD runs while your
-# clients write (`q5_threads`), and how many connections from clients each OSD holds
-# (`q5_client_connections`), both whole numbers.
+# clients write (`q5_threads`), and how many connections from your clients each OSD holds
+# (`q5_client_connections`), both whole numbers. Count your clients' connections only: any
+# connection this notebook itself keeps to an OSD is in the measured count at 0 clients, not in
+# your answer.
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -388,6 +400,8 @@ assert int(q5_threads) == q5_threads > 0 and int(q5_client_connections) == q5_cl
 assert q5_threads < 2 * my_clients + async_messenger_threads(0), \
     "AsyncMessenger does not give each client connection its own pair of threads: reconsider the model you used"
 assert q5_client_connections <= 2 * my_clients, "Count the connections from clients to one OSD: not to the whole cluster, and not those to other daemons"
+assert q5_client_connections > my_clients / 2, \
+    "Each client writes an object to every OSD, so it connects to every OSD: its connections are not spread over the OSDs"
 
 # %%
 # HIDDEN
@@ -527,7 +541,10 @@ print("threads flat, connections one per client: AsyncMessenger decouples thread
 # ### Your clients (Q5)
 # Your prediction took its threads from `async_messenger_threads`, a count the lab's authors
 # measured once (data/native_cluster_reference.csv); the model row takes this run's own count with
-# no client, also measured. Connections come from clients only: one per client on each OSD.
+# no client, also measured. Connections come from clients only: one per client on each OSD. The
+# measured connections also hold any connection this notebook keeps to the OSDs (the column at 0
+# clients). So the model adds your clients to that count, and your prediction is the growth from
+# 0 clients.
 
 # %% tags=["nbval-ignore-output"]
 your = [globals().get(name) for name in ("q5_threads", "q5_client_connections")]

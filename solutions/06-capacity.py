@@ -114,7 +114,7 @@ sizing_table()
 pd.DataFrame({"fill": [0.70, 0.86, 0.91, 0.96],
               "state": [cap.fill_state(f) for f in (0.70, 0.86, 0.91, 0.96)],
               "what Ceph does": ["nothing", "HEALTH_WARN OSD_NEARFULL",
-                                 "no backfill/recovery into this OSD", "no client writes to its pools"]}
+                                 "no backfill into this OSD (log recovery goes on)", "no client writes to its pools"]}
              ).set_index("fill")
 
 # %% [markdown]
@@ -219,6 +219,8 @@ assert P["q1_vms"] * P["q1_disk_gib"] / P["q1_thin"] < q1_usable_gib < P["q1_vms
 assert q1_usable_gib > 1.2 * P["q1_vms"] * P["q1_disk_gib"] / P["q1_thin"], \
     "Your capacity holds little more than the thin-provisioned data: with the 0.7 fill the data may take only 70 % of what you buy, so divide by 0.7"
 assert q1_usable_gib < q1_raw_gib < 10 * q1_usable_gib, "Raw space is usable space times the replica count"
+assert P["q1_size"] == 3 or abs(q1_raw_gib - 3 * q1_usable_gib) > 1e-6 * q1_raw_gib, \
+    "Your raw space holds 3 copies of the usable space, but this pool's size is not 3: it keeps as many copies as its size"
 
 # %%
 # HIDDEN
@@ -379,10 +381,14 @@ assert abs(q4_max_fill - _max) < 1e-12 and bool(q4_seed_is_safe) is (0.7 <= _max
 # **Q5. Your experiment: how much you write.** Measure 3 below writes objects of 4 MiB into a
 # size-3 pool and reads the pool's MAX AVAIL before and after. Choose how many objects, a whole
 # number from 48 to 160, and store it in `my_objects`. Then predict by how many MiB MAX AVAIL falls
-# if your data spreads over the OSDs exactly as their CRUSH weights say. Try `cap.max_avail` on a
-# few equal OSDs (any size, any fill) before and after your writes. Store the two results in
-# `q5_avail_before` and `q5_avail_after` (numbers, in the unit of the OSD sizes you pass: bytes with
-# `GIB` and `MIB`), and the fall in MiB (a number) in `q5_avail_drop_mib`.
+# if your data spreads over the OSDs exactly as their CRUSH weights say.
+#
+# Use `cap.max_avail` on four equal OSDs of any size and fill, in bytes (`8 * GIB`, say, with
+# `300 * MIB` used).
+# Store its result before your writes in `q5_avail_before` (bytes). Your writes add raw bytes to the OSDs:
+# copies × objects × 4 MiB, spread evenly, so each of the four OSDs' used bytes grows by a quarter
+# of that. Store MAX AVAIL after the writes in `q5_avail_after` (bytes). Store the fall in MiB (a
+# number) in `q5_avail_drop_mib`.
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -407,6 +413,11 @@ assert 0 < q5_avail_drop_mib < 100 * my_objects, \
     "In MiB, a drop (before minus after): think about what MAX AVAIL counts, the client's data or the raw space its copies take"
 assert q5_avail_drop_mib < 2 * 4 * my_objects, \
     "Your drop counts every copy's raw space: MAX AVAIL is already divided by the pool's size, it is what clients can still store"
+assert q5_avail_drop_mib > 2 * my_objects, \
+    "Your osd_used grew by one copy of each object only: each OSD stores its share of every copy (copies x objects x 4 MiB), and MAX AVAIL divides by the copies after that"
+assert q5_avail_before > q5_avail_after > 0 and \
+    abs((q5_avail_before - q5_avail_after) / 2**20 - q5_avail_drop_mib) <= 1e-6 * abs(q5_avail_drop_mib), \
+    "q5_avail_before and q5_avail_after are MAX AVAIL in bytes, before and after: q5_avail_drop_mib is their difference in MiB"
 
 # %%
 # HIDDEN
@@ -676,8 +687,9 @@ run.check("my_avail_per_mib", my_avail_per_mib, "avail_per_mib",
 #   the weights it gives what you could really store before the first OSD fills: less than
 #   `ceph df` whenever the OSD that limits holds more than its share of the pool's PGs.
 # - **One OSD full = cluster full.** Lowering the ratios showed it in seconds: the OSDs the
-#   CRUSH placement predicted crossed nearfull, the cluster went HEALTH_WARN (`OSD_NEARFULL`,
-#   `POOL_NEARFULL`), and MAX AVAIL shrank by about the data written. Where BlueFS resized its
+#   CRUSH placement predicted crossed nearfull, and the cluster went HEALTH_WARN (`OSD_NEARFULL`,
+#   `POOL_NEARFULL`). MAX AVAIL shrank by about the data written times the limiting OSD's excess
+#   share: its share of your objects over its share of the CRUSH weight. Where BlueFS resized its
 #   metadata in the meantime, the prediction is off by those 12-24 MiB steps.
 # - **Your objects.** MAX AVAIL follows the OSD with the least room for its share of the weight.
 #   So it falls by exactly the data you wrote only if CRUSH gives that OSD exactly its share of

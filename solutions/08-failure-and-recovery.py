@@ -128,9 +128,9 @@ MiB = 2**20
 #   primary of one of the failed OSD's P PGs works, with one slot already. That is about
 #   S(1 − (1 − 1/S)^P) of S survivors (`rec.recovery_sources`). On 200 OSDs, about 79 of the
 #   100 PGs copy at once (`rec.pgs_at_once`; `rec.is_backfilled` says which way a PG goes). Both
-#   schemes were checked on a 6-OSD cluster with each OSD's `dump_recovery_reservations` and the
-#   PG states (tests/cluster/test_backfill_reservations.py). PGs recovering from their logs never
-#   outnumbered what every-replica reservations allow, and backfilled PGs ran more at once.
+#   schemes were checked on a 6-OSD cluster, reading each OSD's `dump_recovery_reservations` and the
+#   PG states while PGs recovered. PGs recovering from their logs never outnumbered what
+#   every-replica reservations allow, and backfilled PGs ran more at once.
 # - `osd_recovery_max_active_hdd` = 3: pushes in flight per OSD.
 #
 # These throttles act as described under Pacific's scheduler, `osd_op_queue = wpq` (a weighted
@@ -308,6 +308,8 @@ window_plot
 # every `stale` one: its primary stopped reporting, so "active" is only the monitors' last, old
 # picture. And what fraction of object copies was degraded? Store the number of PGs that can
 # serve I/O in `q1_serving` and of those that cannot in `q1_not_serving` (ints, counts of PGs).
+# Count a `laggy` PG as serving: it is active, and its late read lease holds reads back only for a
+# moment.
 # Store the degraded fraction (between 0 and 1) in `q1_degraded_fraction`.
 
 # %%
@@ -384,6 +386,9 @@ assert 128 / 4 < q2_mib <= 128, "Each object has 3 copies spread over 4 OSDs: on
 # %%
 assert q2_seconds >= q2_mib / 30, ("Recovery cannot beat the disks: q2_mib at 30 MiB/s is a lower bound. Mind that "
                                    "the reservations (rec.concurrent_recoveries: a backfill reserves the OSD it fills) and the 0.1 s sleep")
+assert isinstance(q2_copying, (int, np.integer)) and 1 <= q2_copying <= 3, "A whole number of PGs, at most one per surviving OSD"
+assert q2_copying < 3, "Every survivor copying at once ignores the reservations: count how many PGs may recover at the same time"
+assert q2_seconds > q2_mib / 20, "Too fast for the reservations: several PGs copying at once at the sleep's pace is what they prevent here"
 
 # %%
 # HIDDEN
@@ -441,6 +446,8 @@ assert q3_seconds_1 > P["q3_fill"] * P["q3_disk_tb"] * 1e12 / ((P["q3_osds"] - 1
 
 # %%
 assert q3_bottleneck in ("bandwidth", "sleep"), "Store one of the names rec.reservation_bottleneck returns"
+assert P["q3_disk_tb"] * 1e10 < q3_bytes < 0.99 * P["q3_disk_tb"] * 1e12, \
+    "In bytes, and not the whole disk: only the data the OSD held is backfilled, its fill times its size"
 
 # %%
 # HIDDEN
@@ -467,8 +474,8 @@ assert q3_bottleneck == rec.reservation_bottleneck(_n, 100, _rate, 1, 0.1), "Sto
 
 # %% tags=["nbval-ignore-output"]
 params.show("""**Q4. Durability.** With AFR {q4_afr_pct} %, how many nines does one stripe of a size-3 pool get? Its
-degraded window is Ceph's 600 s down-out interval plus Q3's recovery time with 1 backfill: compute that again,
-in seconds, into `q4_recovery_s`. And if nobody let Ceph heal (`noout` set) and a technician replaced the disk
+degraded window is Ceph's 600 s down-out interval plus Q3's recovery time with 1 backfill. Store that recovery
+time alone (Q3's, in seconds) in `q4_recovery_s`. And if nobody let Ceph heal (`noout` set) and a technician replaced the disk
 after {q4_days} days? Store both nines, whole numbers, in `q4_nines_ceph` and `q4_nines_late`. Then take the
 whole cluster of Q3 ({q3_osds} OSDs, 100 PGs per OSD of size 3) with Ceph's window. Store its PG count, {q4_pgs},
 in `q4_pgs` (an int), and the window in days in `q4_window_days` (a number, `rec.window_days`). Store the
@@ -500,6 +507,10 @@ assert q4_nines_ceph > q4_nines_late, "Letting Ceph heal in minutes or hours mus
 
 # %%
 assert q4_nines_cluster < q4_nines_ceph, "Thousands of PGs are thousands of sets of disks that can fail together: a whole cluster has fewer nines than one stripe"
+assert 0 < q4_window_days < q4_recovery_s, "q4_window_days is in days, not seconds: rec.window_days converts the window"
+assert "q3_seconds_1" not in globals() or not isinstance(q3_seconds_1, (int, float, np.number)) \
+    or abs(q4_recovery_s - 600 - q3_seconds_1) > 1e-3 * q4_recovery_s, \
+    "That is the whole degraded window, 600 s plus the recovery: q4_recovery_s is Q3's recovery time alone"
 
 # %%
 # HIDDEN
@@ -558,6 +569,7 @@ assert my_objects / 4 < q5_mib <= my_objects, \
 # %%
 assert q5_mib / 30 <= q5_seconds < 3600, ("In seconds, and no faster than the disks (q5_mib at 30 MiB/s). "
                                           "Mind how many PGs may recover at once with the defaults, and the sleep")
+assert q5_seconds > q5_mib / 20, "Too fast for one PG at a time: several PGs copying in parallel is what the reservations prevent here"
 
 # %%
 # HIDDEN
@@ -701,8 +713,7 @@ timeline
 # The time saved by tuning is a reading with no claim. It is a difference of two runs, so it
 # carries both runs' unmodelled waits and two PG-stats steps (repeated runs gave x0.62–x1.53).
 # In that room a wrong model fits too: one in which only the recovery sleep matters and more
-# backfills change nothing. The table shows that model's figure beside ours; the instructor guide
-# lists such readings.
+# backfills change nothing. The table shows that model's figure beside ours, with no claim.
 
 # %% tags=["nbval-ignore-output"]
 def model_seconds(run, st):
@@ -951,9 +962,11 @@ if MCLOCK:            # inside an if, the Markdown is no cell result: display it
 # ## What the model said, what the cluster did
 #
 # The reasoning holds whatever your run measured; the figures in the next cell are your run's.
-# A crash shows up first as `stale` (the primary stopped reporting), then `peering` (no I/O),
-# then `active+...+degraded` (serving I/O with two copies) waiting for and taking recovery
-# slots, then `active+clean`: the seed 002 sequence. With Pacific's defaults (the wpq scheduler),
+# A crash can pass through seed 002's states: `stale` (the primary stopped reporting), `peering`
+# (no I/O), `active+...+degraded` (serving I/O with two copies) while PGs wait for and take
+# recovery slots, then `active+clean`. The timeline shows a state only if a sample (every 0.5 s)
+# caught it: peering can end between two samples. And a degraded PG that waits for a slot or
+# copies is drawn as waiting or recovering, not as degraded. With Pacific's defaults (the wpq scheduler),
 # the model lets one PG recover at a time, one push per recovery sleep. The sleep is 0.1 s on
 # HDD-class OSDs and none on SSDs; mClock, the default from Quincy on, sets every sleep to 0.
 # Every PG also waits for its reservations and one more sleep before it is declared clean. The

@@ -27,8 +27,10 @@
 # throughput against latency). New words are in the [glossary](../glossary.md).
 #
 # **You need:** the lab cluster (3 OSDs or more; `make lab`). The lab adds an MDS and a small
-# file system if the cluster has none, and removes them at the end; it mounts CephFS with
-# ceph-fuse (`/dev/fuse`, as root or a user in the `fuse` group). About 1 minute.
+# file system if the cluster has none, and removes them at the end. It mounts CephFS with
+# ceph-fuse, so `/dev/fuse` must be readable and writable for you. Stock Debian lets every user
+# use it; the course's container image needs `--device /dev/fuse --cap-add SYS_ADMIN` for it.
+# About 1 minute.
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -156,8 +158,8 @@ P = params.lab_params("09-cephfs-metadata")
 
 # %% [markdown]
 # **Q1.** Which file operation of seed 004's table suffers most from a shared directory, and by
-# what factor? Store the operation's name as the table spells it in `q1_operation` and the
-# factor in `q1_factor`.
+# what factor (its separate ops/s ÷ its shared ops/s)? Store the operation's name as the table
+# spells it in `q1_operation` and the factor in `q1_factor`.
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -200,7 +202,8 @@ assert q1_factor > max(md.seed_serialisation("File Creation"), md.seed_serialisa
 params.show("""**Q2.** In seed 004's run, how many milliseconds did each of the 70 clients wait per operation
 "{q2_operation}" in separate directories? If one request's round trip without queueing is {q2_rtt_ms} ms and
 the MDS needs the seed's time per operation, from how many clients on does the MDS cap the
-throughput? Store `q2_wait_ms` and `q2_knee_clients`.""", P)
+throughput? Store the wait in `q2_wait_ms` (ms). Store the knee in `q2_knee_clients` as a number of clients,
+not rounded: the real number `md.saturation_clients` gives.""", P)
 
 # %% [raw]
 # # BEGIN SOLUTION
@@ -263,6 +266,8 @@ q3_shared = md.ops_with_requests(P["q3_shared_clients"], P["q2_rtt_ms"] / 1000, 
 
 # %%
 assert q3_private > P["q3_private_clients"], "Operations per second (not per ms): where are your private-directory clients relative to the knee of Q2?"
+assert 1e-5 < q3_s < 1e-2, "q3_s is the MDS's time per operation in seconds, not in ms"
+assert q3_private <= 1.000001 / q3_s, "More than the MDS can serve: one MDS serves at most 1 / S requests a second, however many clients ask"
 
 # %%
 assert 0 < q3_shared < P["q3_shared_clients"] / (P["q2_rtt_ms"] / 1000), \

@@ -30,11 +30,12 @@
 # [glossary](../glossary.md).
 #
 # **You need:** nothing for the model part (it runs anywhere, in seconds). The cluster part runs
-# only on a cephadm cluster of 3 hosts x 2 OSDs (`vagrant/settings.yml`): the container hosts
-# (`sudo cephlab up --backend cephadm`: root and podman, no virtualization) or the Vagrant VMs
-# (`cephlab up --backend vagrant`: KVM or VirtualBox). Run this notebook with
-# `CEPHLAB_BACKEND=cephadm` (or `vagrant`); its cluster part takes a few minutes there (a host
-# stops and comes back). Without such a cluster, every cluster cell says it is skipped.
+# only on a cephadm cluster of 3 hosts x 2 OSDs (`vagrant/settings.yml`). Start it as container
+# hosts with `sudo .venv/bin/cephlab up --backend cephadm` (root and podman, no virtualization),
+# or as VMs with `.venv/bin/cephlab up --backend vagrant` (KVM or VirtualBox). Then start JupyterLab
+# with `CEPHLAB_BACKEND=cephadm` (or `vagrant`) in its environment, for example
+# `sudo CEPHLAB_BACKEND=cephadm .venv/bin/jupyter lab labs/`. The cluster part takes a few minutes
+# there (a host stops and comes back). Without such a cluster, every cluster cell says it is skipped.
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -246,7 +247,8 @@ assert isinstance(q1_data_dir, str) and isinstance(q1_container, str), "q1_data_
 assert q1_data_dir.startswith("/var/lib/ceph/"), "cephadm keeps daemon state under /var/lib/ceph on the host, not inside the container"
 assert not q1_data_dir.startswith("/var/lib/ceph/osd/"), \
     "/var/lib/ceph/osd/ceph-<id> is where the OSD's folder appears inside the container: on the host, cephadm keeps it in a folder named after the cluster's fsid"
-assert q1_container.startswith("ceph-") and "." not in q1_container, "cephadm names a container ceph-<fsid>-<type>-<id>, with no dots"
+assert q1_container.startswith("ceph-") and "." not in q1_container and "@" not in q1_container, \
+    "That is not the container's name (the systemd unit's has an @ and a dot): take it from ct.cephadm_layout"
 
 # %%
 # HIDDEN
@@ -291,6 +293,8 @@ assert isinstance(q2_blocked, float), "q2_blocked should be a fraction such as 0
 assert 0 < q2_blocked < 1, "A fraction of the PGs (not a percentage): a PG blocks when the stopped host held enough of its shards that size - lost < min_size"
 assert q2_blocked < 0.9 / P["q2_hosts"], \
     "Not the stopped host's share of the PGs: a PG with one shard there keeps the others, enough for min_size, and goes on serving; only PGs left with fewer than min_size stop"
+assert P["q2_size"] == 3 or abs(q2_blocked - fd.blocked_fraction(P["q2_hosts"], P["q2_per_host"], 3, 2, "osd")) > 1e-9, \
+    "That is a size-3 pool's share: your pool keeps more copies, so a PG stops only when more of them sat on the stopped host"
 
 # %%
 # HIDDEN
@@ -318,7 +322,8 @@ smallest number of hosts with which Ceph can rebuild every missing copy on the r
 meanwhile? Store it in `q3_hosts` (an int). The same pool with failure domain *osd*, on hosts of
 {q3_per_host} OSDs each: what is the smallest number of hosts then (`q3_osd_hosts`, an int)? And on a cluster
 of {q3_cluster_hosts} hosts with failure domain *host*, how many hosts may fail one after another, Ceph
-rebuilding every missing copy on the others after each failure (`q3_hosts_lost`, an int; there is room enough)?""",
+rebuilding every missing copy on the others after each failure (`q3_hosts_lost`, an int)? Count hosts only:
+assume the disks have space for every rebuilt copy.""",
             {**P, "q3_cluster_hosts": P["q3_size"] + P["q3_extra_hosts"]})
 
 # %% [raw]
@@ -344,6 +349,8 @@ assert int(q3_osd_hosts) == q3_osd_hosts and 2 <= q3_osd_hosts <= q3_hosts, \
     "With failure domain osd two copies may share a host, so no more hosts are needed than for domain host; and one host is never enough when it is the one down"
 assert int(q3_hosts_lost) == q3_hosts_lost and 0 <= q3_hosts_lost < P["q3_size"] + P["q3_extra_hosts"], \
     "A whole number of hosts, fewer than the cluster has (0 if no host may fail with every copy rebuilt)"
+assert P["q3_size"] + P["q3_extra_hosts"] - q3_hosts_lost + 1 >= q3_hosts, \
+    "Not every one of those failures can be healed: before the last of them the cluster must still have q3_hosts hosts"
 
 # %%
 # HIDDEN
@@ -391,8 +398,11 @@ q4_unavailable = fd.unavailable_fraction(P["q4_hosts"], P["q4_per_host"], P["q4_
 # %%
 assert isinstance(q4_unavailable, float) and 0 < q4_unavailable < 1, \
     "A fraction of the PGs (not a percentage, not a count), above 0 and below the one-host case: a PG is gone only if all its shards were on the stopped host"
-assert q4_unavailable < 0.75 / P["q4_hosts"], \
-    "Not the stopped host's share of the PGs: a PG is gone only if every one of its shards sat on that host, which few PGs do"
+_share = q4_unavailable >= 0.75 / P["q4_hosts"]
+_blocked = P["q4_size"] >= 3 and abs(q4_unavailable - fd.blocked_fraction(P["q4_hosts"], P["q4_per_host"], P["q4_size"], 2, "osd")) <= 1e-9
+assert not _share and not _blocked, " ".join(hint for hint, wrong in (
+    ("Not the stopped host's share of the PGs: a PG is gone only if every one of its shards sat on that host, which few PGs do.", _share),
+    ("That is the share that stops serving I/O (fewer than min_size shards left): the question asks for the PGs with no shard left at all.", _blocked)) if wrong)
 
 # %%
 # HIDDEN
@@ -414,9 +424,9 @@ assert abs(q4_unavailable - fd.shard_loss_distribution(_p["q4_hosts"], _p["q4_pe
 # all_or_nothing: true
 
 # %% [markdown]
-# **Q5. Your experiment: how many PGs stop?** Below, one host of the cephadm cluster stops while
-# two size-3 pools (`min_size` 2) hold data: one with failure domain host, one with failure domain
-# *osd*. You choose the osd-domain pool's number of PGs: store a power of two from 16 to 128 (an
+# **Q5. Your experiment: how many PGs stop?** The cephadm cluster has 3 hosts with 2 OSDs each.
+# Below, one of its hosts stops while two size-3 pools (`min_size` 2) hold data: one with failure
+# domain host, one with failure domain *osd*. You choose the osd-domain pool's number of PGs: store a power of two from 16 to 128 (an
 # int) in `my_pg_num`. Before the run, predict with the statistical model how many of those PGs will
 # stop serving I/O: store it in `q5_blocked_pgs`, a number that need not be whole.
 
@@ -438,6 +448,7 @@ assert isinstance(my_pg_num, (int, np.integer)) and not isinstance(my_pg_num, bo
 
 # %%
 assert 0 < q5_blocked_pgs < my_pg_num, "A number of PGs, more than none and fewer than all of your pool's PGs: only PGs with two shards on the stopped host block"
+assert q5_blocked_pgs > 1, "A count of PGs, not a fraction: how many of your pool's PGs is that share?"
 
 # %%
 # HIDDEN
@@ -464,6 +475,11 @@ import time
 from cephlab.helpers import containers, experiment
 from cephlab.helpers import recovery as rh
 
+SKIP = ("skipped: needs the cephadm cluster of 3 hosts x 2 OSDs. Start it with "
+        "`sudo .venv/bin/cephlab up --backend cephadm` (root and podman) or with "
+        "`.venv/bin/cephlab up --backend vagrant` (KVM or VirtualBox), then start JupyterLab "
+        "with CEPHLAB_BACKEND=cephadm (or vagrant)")
+
 READY, WHY = containers.cephadm_ready()
 if READY:
     from cephlab.helpers.lab import LabSession, io_probe
@@ -473,7 +489,7 @@ if READY:
     HOST_OSDS = containers.hosts(c)
     print(f"cephadm cluster {c.state.get('fsid')} ({c.backend.title}): {c.health()}, hosts {HOST_OSDS}")
 else:
-    print(f"{containers.SKIP} ({WHY})")
+    print(f"{SKIP} ({WHY})")
 
 # %% [markdown]
 # ### The daemons are containers
@@ -496,7 +512,7 @@ if READY:
                     control=wrong[kind])
     display(pd.DataFrame(ps).set_index(["host", "daemon"]))
 else:
-    print(containers.SKIP)
+    print(SKIP)
 
 # %% [markdown]
 # ### Redeploy one OSD: a new container, the same OSD
@@ -523,7 +539,7 @@ if READY:
                 "objects damaged": len(rh.verify_objects(c, pool_host, manifest))}
     display(pd.Series(redeploy))
 else:
-    print(containers.SKIP)
+    print(SKIP)
 
 # %% tags=["nbval-ignore-output"]
 if READY:
@@ -532,7 +548,7 @@ if READY:
     assert "fsid" in redeploy["holds"].split(), f"the host data dir holds no OSD state: {redeploy['holds']}"
     print("a new container, the same OSD: its state lives in the host folder, not the container")
 else:
-    print(containers.SKIP)
+    print(SKIP)
 
 # %% [markdown]
 # ### rados bench across hosts
@@ -569,7 +585,7 @@ if READY:
     print(f"ping to {mon_ip}: {rtt} ms mean round trip; two per write = {2 * rtt:.2f} ms" if rtt else
           f"no ping to {mon_ip}")
 else:
-    print(containers.SKIP)
+    print(SKIP)
 
 # %% [markdown]
 # ### A whole node stops
@@ -615,7 +631,7 @@ if READY:
     display(pd.Series(outage))
     display(pd.DataFrame({p: pd.Series(s).value_counts() for p, s in states.items()}).fillna(0).astype(int))
 else:
-    print(containers.SKIP)
+    print(SKIP)
 
 # %% [markdown]
 # ### Model vs measurement
@@ -652,7 +668,7 @@ if READY:
                                  [r.measured for r in rows], ylabel="PGs (32 in byhost, your count in byosd)")
     plots.show(fig)
 else:
-    print(containers.SKIP)
+    print(SKIP)
 
 # %% [markdown]
 # ### Your prediction (Q5)
@@ -674,12 +690,13 @@ if READY:
                            "exact CRUSH count": int((3 - np.array(list(lost[pool_osd].values())) < 2).sum()),
                            "measured": blocked_osd}]))
 else:
-    print(containers.SKIP)
+    print(SKIP)
 
 # %% [markdown]
 # **Your gap.** How many more PGs stopped than the statistical model predicted for your pool
 # (negative if fewer)? Store `my_excess_pgs` and run the check; then say whether it is inside the
-# binomial spread.
+# binomial spread. Without the cephadm cluster there is no run: leave `my_excess_pgs` as it is (the
+# cell says it skipped).
 
 # %% tags=["nbval-ignore-output"]
 my_excess_pgs = blocked_osd - osd_pgs * p_block if READY else ...  # SOLUTION
@@ -687,14 +704,14 @@ if READY:
     run.check("my_excess_pgs", my_excess_pgs, "excess",
               hint="the measured count of blocked PGs in byosd minus the statistical model's expectation")
 else:
-    print(containers.SKIP)
+    print(SKIP)
 
 # %% tags=["nbval-ignore-output"]
 if READY:
     for cmp in (daemons, bench, node):
         cmp.assert_agree()
 else:
-    print(f"no comparisons: {containers.SKIP}")
+    print(f"no comparisons: {SKIP}")
 
 # %% [markdown]
 # ## What the model said, what the cluster did
@@ -722,7 +739,9 @@ else:
 
 # %% [markdown]
 # **W2. A host stops: which PGs stop serving, and does Ceph heal?** Use your two pools' PG states
-# and your run's recovery (graded by hand).
+# and your run's recovery (graded by hand). Without the cephadm cluster, answer from the model: the
+# host-failure table above, your Q5 prediction and `fd.recovers_without_host`, and say that you had
+# no run.
 #
 # *Your answer:*
 
@@ -737,4 +756,4 @@ if READY:
         containers.host_up(c, halted)
     lab.cleanup()
 else:
-    print(containers.SKIP)
+    print(SKIP)

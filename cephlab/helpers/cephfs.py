@@ -99,8 +99,9 @@ class CephFS:
             if os.environ.get("CEPHLAB_IN_CONTAINER"):   # set by the lab's image (container/)
                 raise ClusterError("this container has no usable /dev/fuse: stop it and start it again "
                                    "with --device /dev/fuse --cap-add SYS_ADMIN (container/README.md)")
-            raise ClusterError("/dev/fuse is not usable by this user: run as root, or add the user "
-                               "to the fuse group (and user_allow_other in /etc/fuse.conf)")
+            raise ClusterError("/dev/fuse is not usable by this user: ask an admin to make it readable "
+                               "and writable for you (stock Debian makes it mode 0666, open to every "
+                               "user), or run the lab where you are root")
         point = Path(tempfile.mkdtemp(prefix=f"{self.prefix}fuse-", dir=self.cluster.dir / "tmp"))
         # the mount is for this user alone: without allow_other, other users of the machine cannot
         # read it, and a user without root needs no user_allow_other in /etc/fuse.conf

@@ -179,6 +179,12 @@ class Comparison:
             raise AssertionError("a check cannot tell the model from a wrong one:\n" + "\n".join(lines))
         controls = sum(r.control_fails is True for r in claims)
         readings = len(self.rows) - len(claims)
+        if not self.rows:       # the measurement stopped before its first row: nothing was compared
+            raise AssertionError("no comparison ran: the measurement cells above stopped before they "
+                                 "added one (see their error); run them again, then this cell")
+        if not claims:
+            print(f"no comparison makes a claim here: {readings} readings, shown beside their models")
+            return
         # The check's verdict, shown in the notebook cell (nbval compares it): a display, not a log.
         print(f"all {len(claims)} comparisons agree within their tolerance"
               + (f"; {controls} wrong models rejected" if controls else "")

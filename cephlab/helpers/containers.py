@@ -22,10 +22,6 @@ from cephlab.core.errors import ClusterError
 from cephlab.core.poll import poll_until
 from models.crush import objects, parse_json
 
-SKIP = ("skipped: needs a cephadm cluster: the container hosts (`cephlab up --backend cephadm`, "
-        "root and podman) or the VMs (`make vagrant-check`); then run the notebook with "
-        "CEPHLAB_BACKEND=cephadm (or vagrant)")
-
 
 def cephadm_ready():
     """(True, "") when this notebook should use a cephadm cluster ($CEPHLAB_BACKEND names one

@@ -10,7 +10,9 @@ test = {   'all_or_nothing': True,
                                    {   'code': ">>> assert 0 < q6_per_osd < my_pg_num, 'PGs per OSD: every PG has 3 copies spread over 4 OSDs, so an OSD holds fewer PGs than the pool has'\n"
                                                ">>> assert q6_per_osd > 1.5 * my_pg_num / 4, 'PGs per OSD count every copy of a PG, not each PG once: my_pg_num / 4 leaves out two copies of three'\n"
                                                ">>> assert 1 < q6_fullest_factor <= my_pg_num / q6_per_osd, 'A factor: fullest OSD over the mean, above 1, and no OSD can hold more PGs than the pool "
-                                               "has'\n",
+                                               "has'\n"
+                                               '>>> assert abs(q6_fullest_factor / pgs.fullest_osd_factor(my_pg_num, 3, 4) - 1) > 0.005, "That is the model with every copy placed independently '
+                                               '(pgs.fullest_osd_factor): a PG\'s 3 copies sit on 3 different OSDs, which evens the counts, as the model in pl assumes"\n',
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

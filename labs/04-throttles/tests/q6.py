@@ -8,7 +8,9 @@ test = {   'all_or_nothing': True,
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': ">>> assert 1 <= q6_cap_ops < 200, 'A rate in transactions per second (1 / delay, not the delay itself), below the expected throughput once every "
-                                               "transaction waits'\n",
+                                               "transaction waits'\n"
+                                               '>>> assert abs(3 * q6_cap_ops * my_delay_multiple / 200 - 1) > 0.01, "Do not divide the rate among the OSDs: the run\'s pool has size 3 on 3 OSDs, so '
+                                               'each OSD sees every client write and one OSD\'s cap is the client\'s"\n',
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

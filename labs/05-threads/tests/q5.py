@@ -11,7 +11,9 @@ test = {   'all_or_nothing': True,
                                                ">>> assert q5_threads < 2 * my_clients + async_messenger_threads(0), 'AsyncMessenger does not give each client connection its own pair of threads: "
                                                "reconsider the model you used'\n"
                                                ">>> assert q5_client_connections <= 2 * my_clients, 'Count the connections from clients to one OSD: not to the whole cluster, and not those to other "
-                                               "daemons'\n",
+                                               "daemons'\n"
+                                               ">>> assert q5_client_connections > my_clients / 2, 'Each client writes an object to every OSD, so it connects to every OSD: its connections are not "
+                                               "spread over the OSDs'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -12,7 +12,11 @@ test = {   'all_or_nothing': True,
                                                "than every survivor at 4 full PG streams each: check the units (bytes, B/s; 1 TB = 1e12 bytes)'\n",
                                        'hidden': False,
                                        'locked': False},
-                                   {'code': ">>> assert q3_bottleneck in ('bandwidth', 'sleep'), 'Store one of the names rec.reservation_bottleneck returns'\n", 'hidden': False, 'locked': False}],
+                                   {   'code': ">>> assert q3_bottleneck in ('bandwidth', 'sleep'), 'Store one of the names rec.reservation_bottleneck returns'\n"
+                                               ">>> assert P['q3_disk_tb'] * 10000000000.0 < q3_bytes < 0.99 * P['q3_disk_tb'] * 1000000000000.0, 'In bytes, and not the whole disk: only the data the "
+                                               "OSD held is backfilled, its fill times its size'\n",
+                                       'hidden': False,
+                                       'locked': False}],
                       'scored': True,
                       'setup': '',
                       'teardown': '',

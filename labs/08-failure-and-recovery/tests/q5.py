@@ -11,7 +11,8 @@ test = {   'all_or_nothing': True,
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': ">>> assert q5_mib / 30 <= q5_seconds < 3600, 'In seconds, and no faster than the disks (q5_mib at 30 MiB/s). Mind how many PGs may recover at once "
-                                               "with the defaults, and the sleep'\n",
+                                               "with the defaults, and the sleep'\n"
+                                               ">>> assert q5_seconds > q5_mib / 20, 'Too fast for one PG at a time: several PGs copying in parallel is what the reservations prevent here'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -7,7 +7,9 @@ test = {   'all_or_nothing': True,
                                                "also waits for its replicas'\n"
                                                '>>> assert q1_commit_ms > 4 * P[\'q1_hop_ms\'] + P[\'q1_cpu_ms\'] + P[\'q1_flush_ms\'], "Your commit has no replica in it: the primary acknowledges '
                                                'only after a replica\'s round trip (two more hops, its CPU and its flush)"\n'
-                                               ">>> assert q1_commit_ms < q1_serial_ms, 'Serial flushes add up: several cost more than one'\n",
+                                               ">>> assert q1_commit_ms < q1_serial_ms, 'Serial flushes add up: several cost more than one'\n"
+                                               ">>> assert q1_commit_ms < 0.999 * (4 * P['q1_hop_ms'] + 2 * P['q1_cpu_ms'] + 2 * P['q1_flush_ms']), 'Your commit writes the copies one after another: "
+                                               "the primary sends the write to its replicas in parallel, while it writes its own copy'\n",
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

@@ -10,6 +10,7 @@ test = {   'all_or_nothing': True,
                                        'locked': False},
                                    {   'code': ">>> assert q2_tps_few < q2_tps_many < P['q2_many'] / (P['q2_other_ms'] / 1000), 'More clients get more tps, each still needing more than the other "
                                                "work per transaction; then mind the CPU ceiling'\n"
+                                               '>>> assert q2_tps_many <= 1.000001 * P[\'q2_cap\'], "More than the database host\'s CPU allows: its ceiling caps the many clients\' rate"\n'
                                                '>>> assert 1024 / (P[\'q2_few\'] / (P[\'q2_other_ms\'] / 1000)) < q2_batch_s < 1024 / 50, "In seconds: 1,024 transactions at the few clients\' rate"\n',
                                        'hidden': False,
                                        'locked': False}],

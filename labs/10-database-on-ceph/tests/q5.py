@@ -13,7 +13,8 @@ test = {   'all_or_nothing': True,
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': ">>> assert my_clients * 1000 / 11 < q5_tps < my_clients * 1000 / 1.0, 'Transactions per second of all your clients together; each needs the 1 ms of "
-                                               "other work plus the commit'\n",
+                                               "other work plus the commit'\n"
+                                               '>>> assert q5_tps < my_clients * 1000 / 1.5, "Your clients\' transactions take the commit alone: each also has 1 ms of other work"\n',
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,

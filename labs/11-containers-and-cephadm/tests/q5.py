@@ -8,7 +8,8 @@ test = {   'all_or_nothing': True,
                                        'hidden': False,
                                        'locked': False},
                                    {   'code': '>>> assert 0 < q5_blocked_pgs < my_pg_num, "A number of PGs, more than none and fewer than all of your pool\'s PGs: only PGs with two shards on the '
-                                               'stopped host block"\n',
+                                               'stopped host block"\n'
+                                               '>>> assert q5_blocked_pgs > 1, "A count of PGs, not a fraction: how many of your pool\'s PGs is that share?"\n',
                                        'hidden': False,
                                        'locked': False}],
                       'scored': True,
