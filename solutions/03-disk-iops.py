@@ -631,7 +631,7 @@ pd.DataFrame({"CPU ms per write": cost_ms, "IOPS per core": {t: 1e3 / v for t, v
 # reject). **Little's law** must hold tightly: `rados bench` keeps exactly *t* writes in flight,
 # so its mean latency is *t* / IOPS; the control is "one write at a time" (latency = 1 / IOPS).
 # The **CPU ceiling** is built from the CPU cost per write *measured* in each run, so it is a
-# measured ceiling, not a model from first principles. It says the cluster is CPU-bound:
+# measured ceiling, not a model from first principles. Its row claims the cluster is CPU-bound:
 # measured / ceiling is the share of the two cores the OSDs and the client kept busy. In
 # principle it cannot exceed 1 (the mon, mgr, kernel and this notebook take part of the rest). The
 # row's band is symmetric (±50 %), so it would also pass a ratio up to 1.5. Such a ratio could only

@@ -518,7 +518,9 @@ usage.assign(**{"used %": 100 * usage["used"] / usage["size"], "PGs of the pool"
 # - **backfillfull** and **full** 200 and 400 MiB above the fullest OSD after the write, so
 #   writes never stop.
 #
-# MAX AVAIL should collapse as soon as the full ratio drops, and shrink again by the data written.
+# MAX AVAIL should collapse as soon as the full ratio drops. After the write it shrinks by about the
+# data written: exactly that for an even spread, more when CRUSH gives the limiting OSD more than
+# its share (the table after the write shows by how much).
 
 # %% tags=["nbval-ignore-output"]
 from models.crush import objects

@@ -52,6 +52,9 @@ answer cell (`...` to replace) and a `grader.check("qN")` cell that runs its sel
 kept in `NN-topic/tests/`. They help you check your work; grading runs further tests.
 When a lab cites "seed 003" or a table in `data/`, `../REFERENCES.md` (in the folder above, next to
 the README) says what that source is and where to read it.
+`../README.md` says where your learner id comes from, how to hand a lab in, and what each lab
+needs from your machine (root for lab 10's Ceph side, a usable /dev/fuse for lab 09, a cephadm
+cluster for lab 11's second half).
 """
 REFERENCES = "REFERENCES.md"
 
