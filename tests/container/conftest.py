@@ -39,6 +39,10 @@ def podman(*args: str, timeout: float = 600, check: bool = True) -> run.CommandR
     return run.run(["podman", *args], what=f"podman {args[0]}", timeout=timeout, check=check)
 
 
+def _dangling() -> set[str]:
+    return set(podman("images", "-q", "--filter", "dangling=true", check=False).stdout.split())
+
+
 @pytest.fixture(scope="session")
 def image(tmp_path_factory):
     """The image's tag is TAG; the fixture's value: {phase: seconds} of the build."""
@@ -48,6 +52,7 @@ def image(tmp_path_factory):
         yield times
         return
     state = tmp_path_factory.mktemp("base")
+    dangling_before = _dangling()
     t0 = time.monotonic()
     run.run(["bash", ROOT / "vagrant/provision/build-image.sh", "--base-only"], what="the Debian base image",
             env={**os.environ, "CEPHLAB_STATE": str(state), "CEPHLAB_SUITE": SUITE}, timeout=900)
@@ -60,3 +65,8 @@ def image(tmp_path_factory):
     times["image size MB"] = round(int(podman("image", "inspect", "--format", "{{.Size}}", TAG).stdout) / 1e6)
     yield times
     podman("rmi", "-f", TAG, check=False)
+    # the build's own intermediate stage ("venv": ~0.7 GB, new each build) is left untagged; the
+    # "os" stage stays as the next build's cache. Only images this build left dangling go.
+    left = sorted(_dangling() - dangling_before)
+    if left:
+        podman("rmi", "-f", *left, check=False)
