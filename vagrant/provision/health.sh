@@ -86,6 +86,20 @@ while :; do
     fi
     read -r health osds up in quorum pgs <<< "$now"
     [ "$health" = "HEALTH_WARN" ] && archive_load_reports
+    # The cephadm module dead at load (seen once on Reef in CI, 2026-12-02: "'DocumentStartEvent'
+    # object has no attribute 'version'") adds no host and no OSD, however long the gate waits:
+    # restart the mgr once so it loads its modules again; if that does not help, stop now.
+    if [ "$health" = "HEALTH_ERR" ] && ceph health detail --connect-timeout 20 2>/dev/null \
+            | grep -q "Module 'cephadm' has failed"; then
+        if [ -z "${mgr_failed_over:-}" ]; then
+            log "the mgr's cephadm module failed to load: ceph mgr fail, so that it loads again"
+            ceph mgr fail --connect-timeout 20 > /dev/null 2>&1 || true
+            mgr_failed_over=$SECONDS
+        elif [ $((SECONDS - mgr_failed_over)) -ge 120 ]; then
+            report "$now" >&2
+            die "the mgr's cephadm module failed again after a mgr restart (see the report above)"
+        fi
+    fi
     if [ "$health" = "HEALTH_OK" ] && [ "$up" -ge "$EXPECTED" ] && [ "$in" -ge "$EXPECTED" ] \
         && [ "${quorum%/*}" != 0 ] && whole "$quorum" && whole "$pgs"; then
         log "HEALTH_OK with $up of $osds OSDs up, monitors $quorum in quorum, PGs $pgs active+clean after $((SECONDS - start)) s"
