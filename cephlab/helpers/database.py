@@ -104,8 +104,9 @@ class DatabaseBench:
     """Two PostgreSQL servers with pgbench tables: one on an RBD image, one on the local disk."""
 
     def __init__(self, cluster, pool, image="pgdata", size_mib=512):
-        if why_not_here():
-            raise ClusterError(why_not_here())
+        reason = why_not_here()
+        if reason:
+            raise ClusterError(reason)
         self.cluster, self.pool, self.image, self.size_mib = cluster, pool, image, size_mib
         self.bin = pg_bin_dir()
         self.work = work_folder(cluster.name)

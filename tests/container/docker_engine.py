@@ -23,6 +23,8 @@ from cephlab.core.poll import poll_until
 
 BRIDGE = "cephlabdk0"
 SUBNET = "10.89.201.1/24"      # beside class-hub.sh's 10.89.200.0/24; cephadm's is 192.168.56.0/24
+# Debian's client, of the engine's own version (a newer client on PATH would negotiate down)
+CLIENT = "/usr/bin/docker" if Path("/usr/bin/docker").exists() else "docker"
 
 
 def missing() -> str:
@@ -45,8 +47,7 @@ class Engine:
 
     def docker(self, *args: str, timeout: float = 600, check: bool = True,
                input: str | None = None) -> run.CommandResult:
-        client = "/usr/bin/docker" if Path("/usr/bin/docker").exists() else "docker"
-        return run.run([client, "-H", f"unix://{self.sock}", *args], what=f"docker {args[0]}",
+        return run.run([CLIENT, "-H", f"unix://{self.sock}", *args], what=f"docker {args[0]}",
                        timeout=timeout, check=check, input=input)
 
     def start(self) -> None:
@@ -73,9 +74,8 @@ class Engine:
     def load_from_podman(self, tag: str) -> float:
         """`podman save | docker load`; returns its seconds."""
         t0 = time.monotonic()
-        client = "/usr/bin/docker" if Path("/usr/bin/docker").exists() else "docker"
         save = subprocess.Popen(["podman", "save", "--format", "docker-archive", tag], stdout=subprocess.PIPE)
-        load = subprocess.run([client, "-H", f"unix://{self.sock}", "load"], stdin=save.stdout,
+        load = subprocess.run([CLIENT, "-H", f"unix://{self.sock}", "load"], stdin=save.stdout,
                               capture_output=True, text=True, timeout=900)
         assert save.wait(timeout=60) == 0 and load.returncode == 0, f"podman save | docker load: {load.stderr}"
         return round(time.monotonic() - t0, 1)

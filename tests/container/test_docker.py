@@ -100,6 +100,11 @@ def _ready(eng, what: str) -> float:
     return round(time.monotonic() - t0, 1)
 
 
+def _logs(eng) -> str:
+    out = eng.docker("logs", NAME)
+    return out.stdout + out.stderr
+
+
 def _pools(eng) -> str:
     return eng.docker("exec", "-u", "learner", NAME, "bash", "-c", 'eval "$(cephlab env)"; ceph osd pool ls',
                       check=False, timeout=60).stdout
@@ -142,7 +147,7 @@ def test_work_survives_a_kill_mid_lab_a_restart_rm_and_a_newer_image(started, im
     engine.docker("kill", NAME)
     engine.docker("start", NAME)
     image["docker: start after kill to ready s"] = _ready(engine, "after docker kill")
-    logs = engine.docker("logs", NAME).stdout + engine.docker("logs", NAME).stderr
+    logs = _logs(engine)
     assert "left by the last run of this container" in logs, logs[-3000:]
     assert "killed-mid-lab" not in _pools(engine)      # a new cluster, not the killed one's half-done lab
     # a newer image (a layer on top, as a course's next build would be), the same volume
@@ -156,7 +161,7 @@ def test_work_survives_a_kill_mid_lab_a_restart_rm_and_a_newer_image(started, im
     kept = engine.docker("exec", "-u", "learner", NAME, "tail", "-n", "1", nb).stdout
     assert kept.strip() == MARK
     engine.docker("stop", "-t", "60", NAME)
-    logs = engine.docker("logs", NAME).stdout + engine.docker("logs", NAME).stderr
+    logs = _logs(engine)
     assert "cluster lab: stopped" in logs, logs[-2000:]
     engine.docker("rm", NAME)
     engine.docker("volume", "rm", VOLUME)
