@@ -518,9 +518,9 @@ usage.assign(**{"used %": 100 * usage["used"] / usage["size"], "PGs of the pool"
 # - **backfillfull** and **full** 200 and 400 MiB above the fullest OSD after the write, so
 #   writes never stop.
 #
-# MAX AVAIL should collapse as soon as the full ratio drops. After the write it shrinks by about the
-# data written: exactly that for an even spread, more when CRUSH gives the limiting OSD more than
-# its share (the table after the write shows by how much).
+# MAX AVAIL should collapse as soon as the full ratio drops. After the write it shrinks again. How
+# far depends on the OSD that fills first: an even spread would take exactly the data written, and
+# CRUSH's real spread is in the table after the write.
 
 # %% tags=["nbval-ignore-output"]
 from models.crush import objects
@@ -552,8 +552,7 @@ width, middle = max(telling or gaps)
 new_ratios = {"nearfull": round(float(middle), 4),
               "backfillfull": round(float(fill_after.max() + 200 * MIB / top), 4),
               "full": round(float(fill_after.max() + 400 * MIB / top), 4)}
-lab.set_full_ratios(**new_ratios)
-time.sleep(2)                         # the mgr picks up the new OSD map
+lab.set_full_ratios(**new_ratios)      # returns once `ceph df` uses the new ratios
 avail_low, usage_low = steady_max_avail(c, fill_pool)
 model_low = cap.max_avail(usage_low["size"], usage_low["weight"], replicated(3), usage_low["used"], new_ratios["full"])
 predicted_after = cap.max_avail(start["size"], start["weight"], replicated(3),

@@ -37,6 +37,7 @@ from cephlab.cluster.tuning import Tuning
 from cephlab.core import ceph_version, releases, report
 from cephlab.core.errors import ClusterError, ClusterFull, ClusterNotRunning, SetupError
 from cephlab.core.names import DEFAULT_NAME, default_cluster_name
+from cephlab.core.poll import PollTimeout, poll_until
 
 __all__ = ["Cluster", "ClusterError", "ClusterFull", "ClusterNotRunning", "SetupError"]
 
@@ -214,6 +215,45 @@ class Cluster(Pools, Tuning, Measuring, Faults, Fullness):
     def wait_for_latest_osdmap(self) -> None:
         """Let this client see the newest osdmap (a pool made a moment ago, before librbd uses it)."""
         self._rados().wait_for_latest_osdmap()
+
+    def wait_for_mgr_osdmap(self, timeout: float = 30) -> int:
+        """Wait until the active mgr holds the monitors' newest OSD map; its epoch back.
+
+        `ceph df` and `ceph osd df` answer from the mgr's copy of the map (its Objecter's,
+        src/mgr/ClusterState.h `with_osdmap_and_pgmap`), which arrives a moment after a
+        `ceph osd ...` change returns: MAX AVAIL read too soon still uses the old full ratio.
+        The mgr's client status reports that copy's epoch (src/client/Client.cc `dump_status`)."""
+        want = int(self.client.mon("osd dump")["epoch"])
+        name = self.client.mon("mgr dump")["active_name"]
+        seen = [0]
+
+        def caught_up() -> bool:
+            seen[0] = int(self.client.send({"prefix": "status"}, ("mgr", name))["osd_epoch"])
+            return seen[0] >= want
+        poll_until(caught_up, timeout, f"mgr.{name} receiving OSD map epoch {want}",
+                   describe=lambda: f"it has epoch {seen[0]}", hint="is the mgr up? `ceph mgr stat`")
+        return seen[0]
+
+    def wait_for_df_refresh(self, timeout: float | None = None) -> None:
+        """After an OSD map change (a full ratio, say): return once `ceph df` was recomputed
+        with the new map, or after `timeout` s (default 3 x mgr_stats_period + 2 s) unchanged.
+
+        The monitors answer `ceph df` from the digest the mgr sends every mgr_stats_period s
+        (src/mon/MgrStatMonitor.h `dump_pool_stats`), and the mgr computes each pool's MAX
+        AVAIL in it from its own copy of the map.
+        Measured on the native cluster (period 1 s): 0.7-2.0 s after the mgr had the map; a
+        fixed 2 s wait in lab 06 (CI, 2026-12-02) still read the old ratio. So: wait for the
+        mgr's map, then for the next digest that changes what `ceph df` says. A map change that
+        leaves `ceph df` as it was ends at the timeout."""
+        self.wait_for_mgr_osdmap()
+        first = self.client.mon("df", detail="detail")
+        if timeout is None:
+            timeout = 3 * float(self.client.mon("config get", who="mgr", key="mgr_stats_period")) + 2
+        try:
+            poll_until(lambda: self.client.mon("df", detail="detail") != first, timeout,
+                       "`ceph df` recomputed with the new OSD map", interval=0.1)
+        except PollTimeout:
+            pass                                # unchanged: the change did not move `ceph df`
 
     def _rados(self) -> Any:
         handle = self.client.handle

@@ -69,7 +69,8 @@ class CephClient:
         return self.send({"prefix": prefix, **args}, "mgr", inbuf, timeout)
 
     def send(self, cmd, target="mon", inbuf=b"", timeout=30):
-        """Send one command dict to 'mon', 'mgr' or ('osd', id); parsed JSON back."""
+        """Send one command dict to 'mon', 'mgr', ('mgr', name) or ('osd', id); parsed JSON back.
+        ('mgr', name) is `ceph tell mgr.<name>`: it also reaches the mgr's admin-socket commands."""
         cmd = {"format": "json", **cmd}
         r = self.handle
         if r is None:
@@ -80,6 +81,8 @@ class CephClient:
                 ret, out, outs = r.mon_command(body, inbuf, timeout=timeout)
             elif target == "mgr":
                 ret, out, outs = r.mgr_command(body, inbuf, timeout=timeout)
+            elif target[0] == "mgr":
+                ret, out, outs = r.mgr_command(body, inbuf, timeout=timeout, target=target[1])
             else:
                 ret, out, outs = r.osd_command(int(target[1]), body, inbuf, timeout=timeout)
         except rados.Error as e:

@@ -290,7 +290,8 @@ class LabSession:
 
     def set_full_ratios(self, nearfull=None, backfillfull=None, full=None):
         """`ceph osd set-nearfull-ratio` etc. These live in the osdmap, not in the config
-        database, so the session records the values before and cleanup() restores them."""
+        database, so the session records the values before and cleanup() restores them.
+        Returns once `ceph df` was recomputed with them (Cluster.wait_for_df_refresh)."""
         if self.full_ratios_before is None:
             with self._journals():
                 for other, pid, state in self._open_others():
@@ -299,6 +300,7 @@ class LabSession:
                 self.full_ratios_before = self.full_ratios()
                 self._save_journal()
         self._apply_full_ratios({"nearfull": nearfull, "backfillfull": backfillfull, "full": full})
+        self.cluster.wait_for_df_refresh()
 
     def _apply_full_ratios(self, ratios):
         for kind, ratio in ratios.items():

@@ -87,3 +87,22 @@ def test_run_osds_under_restarts_them_and_cleanup_restores_the_scheduler(lab_clu
     assert running() == default
     assert lab_cluster.config_db("osd", "osd_op_queue") is None
     assert set(lab_cluster.pg_states()) <= {"active+clean"}
+
+
+def test_set_full_ratios_returns_when_ceph_df_uses_them(lab_cluster):
+    """MAX AVAIL is the mgr's figure from its copy of the OSD map. Lab 06 in the image (CI,
+    2026-12-02) read it 2 s after `set-full-ratio` and got the old ratio's 10,303 MiB instead of
+    965: set_full_ratios now waits for the mgr. Read at once, MAX AVAIL must scale as the room
+    below the ratio does (used is a few % of each OSD, so 0.5 -> about half of 0.95's)."""
+    lab = LabSession("98", cluster=lab_cluster)
+    pool = lab.replicated_pool("p", size=3, pg_num=8)
+    before = lab_cluster.df()[pool]["max_avail"]
+    full_before = lab.full_ratios()["full"]
+    lab.set_full_ratios(full=0.5)
+    after = lab_cluster.df()[pool]["max_avail"]      # no sleep: the point of the wait
+    lab.cleanup()
+    assert lab.full_ratios()["full"] == pytest.approx(full_before)
+    # room below the ratio: (0.5 - u) / (0.95 - u) for a fill u of 0-10 %: 0.47-0.53
+    assert 0.4 < after / before < 0.6, (before, after)
+    mon = lab_cluster.ceph("osd", "dump")["epoch"]
+    assert lab_cluster.wait_for_mgr_osdmap() >= mon
