@@ -15,8 +15,8 @@ import json
 import os
 import statistics
 import subprocess
+import sys
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,6 +26,8 @@ GOAL_SIZE_GB = 1.5
 # libaio call io_pgetevents (tests/container/conftest.py, container/seccomp.py)
 ULIMITS = ["--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768"]
 SECCOMP = Path("/var/tmp/cephlab-bench-seccomp.json")
+sys.path.insert(0, str(ROOT))
+from tests.container.lab_http import answers, status_url  # noqa: E402
 
 
 def engine(*args: str, check: bool = True) -> str:
@@ -33,14 +35,6 @@ def engine(*args: str, check: bool = True) -> str:
     if check and out.returncode:
         raise SystemExit(f"{ENGINE} {args[0]} failed: {out.stderr.strip()}")
     return out.stdout
-
-
-def answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=1) as r:
-            return r.status == 200
-    except OSError:
-        return False
 
 
 def one_start(image: str, cluster: bool) -> float:
@@ -52,8 +46,8 @@ def one_start(image: str, cluster: bool) -> float:
            "--device", "/dev/fuse", "--cap-add", "SYS_ADMIN", "-e", "JUPYTER_TOKEN=bench", *env, image)
     try:
         port = engine("port", name, "8888").split()[0].rsplit(":", 1)[-1]
-        url = f"http://127.0.0.1:{port}/api/status?token=bench"
-        while not answers(url):
+        url = status_url(port, "bench")
+        while not answers(url, timeout=1):
             if time.monotonic() - t0 > 300:
                 raise SystemExit(f"no JupyterLab after 300 s: {ENGINE} logs {name}")
             time.sleep(0.2)

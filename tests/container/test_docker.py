@@ -15,7 +15,6 @@ import os
 import re
 import shlex
 import time
-import urllib.request
 
 import pytest
 
@@ -24,6 +23,7 @@ from tests.notebook_plugin import STUDENT_RAN_ELSEWHERE
 
 from . import docker_engine
 from .conftest import ARTIFACTS, ROOT, TAG
+from .lab_http import answers, status_url
 
 pytestmark = pytest.mark.skipif(bool(docker_engine.missing()), reason=docker_engine.missing() or "-")
 
@@ -85,15 +85,10 @@ def _port(eng) -> str:
 def _ready(eng, what: str) -> float:
     """Seconds until JupyterLab answers and the cluster is HEALTH_OK."""
     t0 = time.monotonic()
-    url = f"http://127.0.0.1:{_port(eng)}/api/status?token=cephlab-ci"
+    url = status_url(_port(eng), "cephlab-ci")
 
     def up():
-        try:
-            with urllib.request.urlopen(url, timeout=2) as r:
-                ok = r.status == 200
-        except OSError:
-            return False
-        return ok and "HEALTH_OK" in eng.docker("exec", "-u", "learner", NAME, "cephlab", "status",
+        return answers(url) and "HEALTH_OK" in eng.docker("exec", "-u", "learner", NAME, "cephlab", "status",
                                                check=False, timeout=60).stdout
     poll_until(up, 300, f"JupyterLab and a healthy cluster ({what})", interval=0.5,
                hint=f"see: docker logs {NAME}")

@@ -14,7 +14,6 @@ import json
 import os
 import shutil
 import time
-import urllib.request
 
 import pytest
 
@@ -23,6 +22,7 @@ from cephlab.core.poll import poll_until
 from tests.notebook_plugin import STUDENT_RAN_ELSEWHERE
 
 from .conftest import ARTIFACTS, ROOT, SUITE, TAG, ULIMITS, podman
+from .lab_http import answers, status_url
 
 NAME = f"cephlab-image-test-{os.getpid()}"
 # The labs the image runs in CI (issue 48: at least 00, 01, 06 and 09): 01 in test_hub.py (four
@@ -57,15 +57,8 @@ def running(image):
            "-v", f"{ROOT / 'tests/setup/run_notebook.py'}:/tmp/run_notebook.py:ro",
            "-e", "JUPYTER_TOKEN=cephlab-ci", TAG)
     port = podman("port", NAME, "8888").stdout.strip().rsplit(":", 1)[-1]
-    url = f"http://127.0.0.1:{port}/api/status?token=cephlab-ci"
-
-    def lab_answers():
-        try:
-            with urllib.request.urlopen(url, timeout=2) as r:
-                return r.status == 200
-        except OSError:
-            return False
-    poll_until(lab_answers, 300, "JupyterLab answering in the container", interval=1,
+    url = status_url(port, "cephlab-ci")
+    poll_until(lambda: answers(url), 300, "JupyterLab answering in the container", interval=1,
                hint=f"see: podman logs {NAME}")
     image["start to JupyterLab s"] = round(time.monotonic() - t0, 1)
     try:
@@ -137,7 +130,8 @@ def test_stop_takes_the_cluster_down_and_leaves_nothing(running):
     t0 = time.monotonic()
     podman("stop", "-t", "60", NAME)
     running["stop s"] = round(time.monotonic() - t0, 1)
-    logs = podman("logs", NAME).stdout + podman("logs", NAME).stderr
+    out = podman("logs", NAME)
+    logs = out.stdout + out.stderr
     assert "cluster lab: stopped" in logs and "removed /home/learner/.local/state/cephlab/lab" in logs, logs[-2000:]
     podman("rm", NAME)
     assert podman("ps", "-a", "--filter", f"name={NAME}", "--format", "{{.Names}}").stdout.strip() == ""
