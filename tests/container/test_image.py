@@ -29,7 +29,7 @@ NAME = f"cephlab-image-test-{os.getpid()}"
 # containers of it at once, under the hub), 09 in test_docker.py (FUSE under Docker), 00 and 06 here
 # CEPHLAB_IMAGE_LABS="all" (or "00 03 ...") runs other labs instead, e.g. every lab once by hand:
 #   CEPHLAB_IMAGE_LABS=all sudo .venv/bin/pytest tests/container/test_image.py -s -o addopts=-ra
-LABS = ("00-welcome", "06-capacity")
+LABS: tuple[str, ...] = ("00-welcome", "06-capacity")
 _chosen = os.environ.get("CEPHLAB_IMAGE_LABS", "").split()
 if _chosen:
     _all = sorted(p.name for p in (ROOT / "solutions").glob("[0-9][0-9]-*.py"))
