@@ -36,6 +36,8 @@ import sys
 import time
 from pathlib import Path
 
+from cephlab.course.student_release import SEEDS, seed_numbers
+
 BOOK = Path(__file__).resolve().parent
 ROOT = BOOK.parent
 SOLUTIONS = ROOT / "solutions"
@@ -52,18 +54,6 @@ LEARNER_OUTPUT = ROOT / "build" / "learner-site"
 # Text that must never reach the learner site (otter's solution and hidden-test markers)
 NOT_FOR_LEARNERS = ("# HIDDEN", "# BEGIN SOLUTION", "# END SOLUTION", "# BEGIN TESTS", "# BEGIN QUESTION",
                     "# SOLUTION")
-SEEDS = {  # seed number: (file, title) as in the seeds' README
-    "000": ("000_ff3932318711fad8.txt", "NAVER, *Persistent storage for Docker containers with Ceph*, "
-                                        "slides, OpenStack Days 2017"),
-    "001": ("001_eae3490e2ea9fcac.txt", "Ocado Technology, *Improving the performance of the Ceph "
-                                        "storage platform at Ocado Technology*, blog post"),
-    "002": ("002_696ca3a238e3edbe.txt", "J. Neudecker, *Running a CEPH-Cluster from a containerized "
-                                        "infrastructure*, bachelor thesis, HAW Hamburg 2021"),
-    "003": ("003_6caa91e4707f31ce.txt", "Lee et al., *Understanding Write Behaviors of Storage Backends "
-                                        "in Ceph Object Store*, slides, MSST 2017"),
-    "004": ("004_3d50276d8cea0e54.txt", "Xu Xuehan, *Ceph Goes Online at Qihoo 360*, slides, "
-                                        "Cephalocon APAC 2018"),
-}
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 SOLUTION_TAIL = re.compile(r"\s*# SOLUTION(?: NO PROMPT)?\s*$")
@@ -192,14 +182,16 @@ def lab_facts(nb):
 
 
 def seeds_table():
-    """Markdown table: each seed, its title and the labs whose text cites it ("seed 003")."""
-    cites = {n: [] for n in SEEDS}
+    """Markdown table: each seed (the release's SEEDS), its title and the labs whose text cites it
+    ("seed 003", or its file name)."""
+    cites: dict[str, list[str]] = {n: [] for n in SEEDS}
     for path in solution_notebooks():
         body = "\n".join(text(c) for c in json.loads(path.read_text(encoding="utf-8"))["cells"])
-        for n in SEEDS:
-            if re.search(rf"(?i)seeds?\s+(?:\d{{3}}\s*(?:,|and)\s*)*{n}|{SEEDS[n][0][:20]}", body):
-                cites[n].append(f"[lab {path.stem[:2]}](labs/{path.stem}.ipynb)")
-    rows = [f"| {n} | {title} | `{file}` | {', '.join(cites[n]) or '-'} |" for n, (file, title) in SEEDS.items()]
+        named = seed_numbers(body) | {n for n, seed in SEEDS.items() if seed.file[:20] in body}
+        for n in sorted(named & set(SEEDS)):
+            cites[n].append(f"[lab {path.stem[:2]}](labs/{path.stem}.ipynb)")
+    rows = [f"| {n} | {seed.by.split(';')[0]}, *{seed.title}*, {seed.kind}, {seed.where} | `{seed.file}` | "
+            f"{', '.join(cites[n]) or '-'} |" for n, seed in SEEDS.items()]
     return "| seed | title | file | cited by |\n|---|---|---|---|\n" + "\n".join(rows) + "\n"
 
 

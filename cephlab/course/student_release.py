@@ -75,6 +75,7 @@ class Seed:
     link: str = ""      # a public address of it (checked against its text), "" when none is known
     link_note: str = ""  # what that address holds, when it is not plainly the document
     look_up: str = ""   # how to find it without a link
+    file: str = ""      # its file name in the course's seeds folder, as the seeds' README names it
 
 
 SEEDS = {
@@ -83,27 +84,32 @@ SEEDS = {
                 "OpenStack Days 2017, as the labs cite it",
                 link="https://www.slideshare.net/slideshow/naver-ceph-storage-on-ssd-for-container/83132080",
                 link_note='the same slides, published on SlideShare under the title "Ceph Storage on SSD '
-                          'for Container"'),
+                          'for Container"',
+                file="000_ff3932318711fad8.txt"),
     "001": Seed("a blog post", "Improving the performance of the Ceph storage platform at Ocado Technology",
                 "Luis Periquito (Unix Team Lead), Ocado Technology", "Ocado Technology's blog",
                 link="http://ocadotechnology.com/blog/improving-the-performance-of-the-ceph-storage-platform-"
-                     "at-ocado-technology/"),
+                     "at-ocado-technology/",
+                file="001_eae3490e2ea9fcac.txt"),
     "002": Seed("a bachelor thesis (B.Sc.)",
                 "Running a CEPH-Cluster from a containerized infrastructure: Performance test with a "
                 "mySQL-Database", "Julius Neudecker", "HAW Hamburg, May 2021",
                 look_up="no public copy is known to the course: search for its title or ask your instructor. "
                         "The thesis cites the repository of its Docker set-up: "
-                        "<https://github.com/codebaard/DockerCEPH>"),
+                        "<https://github.com/codebaard/DockerCEPH>",
+                file="002_696ca3a238e3edbe.txt"),
     "003": Seed("slides of a conference talk, with a paper of the same title",
                 "Understanding Write Behaviors of Storage Backends in Ceph Object Store",
                 "Dong-Yun Lee, Kisik Jeong, Sang-Hoon Han, Jin-Soo Kim (Sungkyunkwan University), "
                 "Joo-Young Hwang and Sangyeun Cho (Samsung Electronics)",
                 "IEEE International Conference on Massive Storage Systems and Technology (MSST), "
                 "Santa Clara, 2017",
-                look_up="the paper is in the MSST 2017 proceedings; search for its title"),
+                look_up="the paper is in the MSST 2017 proceedings; search for its title",
+                file="003_6caa91e4707f31ce.txt"),
     "004": Seed("slides of a conference talk", "Ceph Goes Online at Qihoo 360", "Xu Xuehan, Qihoo 360",
                 "Cephalocon APAC 2018, Beijing, 22-23 March 2018",
-                look_up="no public copy is known to the course: search for its title or ask your instructor"),
+                look_up="no public copy is known to the course: search for its title or ask your instructor",
+                file="004_3d50276d8cea0e54.txt"),
 }
 # "seed 003", "seed\n004", "seeds 000, 002 and 004", "seed 000's": every number of such a run
 SEED_RUN = re.compile(r"(?i)\bseeds?\s+(\d{3}(?!\d)(?:\s*(?:,|and|or|&)\s*\d{3}(?!\d))*)")

@@ -47,7 +47,7 @@ def test_the_table_has_a_row_per_figure_in_order():
 
 
 def test_every_row_names_a_seed_of_the_course():
-    seeds = {file for file, _ in build_book.SEEDS.values()}
+    seeds = {seed.file for seed in build_book.SEEDS.values()}
     assert {r.figure.seed for r in ROWS} <= seeds
 
 
