@@ -24,8 +24,9 @@
 # **Prerequisites:** lab 00 (objects, pools and PGs, the primary OSD and the acting set) and lab 01
 # (replicated pools, `size` and `min_size`). New words are in the [glossary](../glossary.md).
 #
-# **You need:** the lab cluster (3 OSDs or more; `make lab` starts it). The lab adds one OSD and
-# removes it again at the end. About 1 minute.
+# **You need:** the lab cluster with 4 OSDs or more (`make lab` starts 4). With only 3 OSDs
+# and 3 copies, every OSD holds every PG, so there is no spread to measure. The lab adds one OSD
+# and removes it again at the end. About 1 minute.
 
 # %% [raw]
 # # ASSIGNMENT CONFIG
@@ -510,7 +511,7 @@ from cephlab.helpers import experiment
 from cephlab.helpers.lab import LabSession
 from cephlab.helpers.placement import crush_snapshot, fullest_band, live_up_sets
 
-lab = LabSession("02", min_osds=3)
+lab = LabSession("02", min_osds=4)          # 3 OSDs with 3 copies: every OSD in every PG, no spread
 c = lab.cluster
 lab.config_set("mgr", "mgr/balancer/active", "false")
 mine = experiment.choice(my_pg_num, 64, "my_pg_num (Q6)", lab="02")
