@@ -222,13 +222,25 @@ class Cluster(Pools, Tuning, Measuring, Faults, Fullness):
         `ceph df` and `ceph osd df` answer from the mgr's copy of the map (its Objecter's,
         src/mgr/ClusterState.h `with_osdmap_and_pgmap`), which arrives a moment after a
         `ceph osd ...` change returns: MAX AVAIL read too soon still uses the old full ratio.
-        The mgr's client status reports that copy's epoch (src/client/Client.cc `dump_status`)."""
+        The mgr's client status reports that copy's epoch (src/client/Client.cc `dump_status`).
+        A mgr that does not report it (an answer without `osd_epoch`): its epoch back as 0, no wait."""
         want = int(self.client.mon("osd dump")["epoch"])
         name = self.client.mon("mgr dump")["active_name"]
         seen = [0]
 
+        def mgr_epoch() -> int | None:
+            try:
+                answer = self.client.send({"prefix": "status"}, ("mgr", name))
+            except ClusterError:
+                return None
+            epoch = answer.get("osd_epoch") if isinstance(answer, dict) else None
+            return int(epoch) if epoch is not None else None
+
+        if mgr_epoch() is None:
+            return 0
+
         def caught_up() -> bool:
-            seen[0] = int(self.client.send({"prefix": "status"}, ("mgr", name))["osd_epoch"])
+            seen[0] = mgr_epoch() or 0
             return seen[0] >= want
         poll_until(caught_up, timeout, f"mgr.{name} receiving OSD map epoch {want}",
                    describe=lambda: f"it has epoch {seen[0]}", hint="is the mgr up? `ceph mgr stat`")
