@@ -42,10 +42,20 @@ as_root() {
     fi
 }
 
+# The names installed packages provide. A virtual package is never "installed" itself: on Debian
+# 13 postgresql-contrib is provided by postgresql, so without this every `make setup` asked for
+# root to install it again (a learner without sudo could not set up at all).
+provided_names() {
+    dpkg-query -W -f='${db:Status-Abbrev}|${Provides}\n' 2>/dev/null \
+        | awk -F'|' '$1 ~ /^ii/ && $2 != "" {print $2}' | tr ',' '\n' | sed -E 's/^ +//; s/[ :].*//' | sort -u
+}
+
 missing_os_packages() {
-    local p missing=()
+    local p missing=() provided
+    provided="$(provided_names)"
     for p in "${OS_PACKAGES[@]}"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
+        grep -qxF "$p" <<< "$provided" || missing+=("$p")
     done
     echo "${missing[*]}"
 }
