@@ -448,14 +448,6 @@ CLAIMS: dict[str, list[Claim]] = {
               >= 5 * out.table("commit ms").get("local NVMe SSD", "commit ms")
               and out.table("commit ms").get("local HDD", "commit ms")
               >= 0.8 * out.table("commit ms").get("Ceph size 3, LAN, HDD", "commit ms")),
-        Claim("The local/Ceph gap at one client is the gap between the flushes",
-              "Ceph - local ms per transaction at 1 client within ±25 % of Ceph - local flush",
-              lambda out: within(out.table("tps ceph", "latency_ms ceph").get("1", "latency_ms ceph")
-                                 - out.table("tps ceph", "latency_ms ceph").get("1", "latency_ms local"),
-                                 out.table("ms per 8 KiB write + fdatasync").get(
-                                     "Ceph (RBD, size 3)", "ms per 8 KiB write + fdatasync")
-                                 - out.table("ms per 8 KiB write + fdatasync").get(
-                                     "local disk", "ms per 8 KiB write + fdatasync"), 0.25)),
         Claim("within the check's ±40 % (and 10 % more above it, for the OSDs' waits for a free core, which "
               "the sum leaves out). The wrong model that gives Ceph a local disk's flush falls outside that room",
               "the row's tolerance is -40%/+50%, this run's measured/model inside it, its control rejected",
