@@ -3,7 +3,10 @@ interpreter running this), the way tests/notebooks/test_labs.py does: every cell
 an error, so the lab's cleanup cell still undoes what it changed. Exit 1 if any cell raised or
 a self-check printed nothing, printing each with its cell. Used by tests/setup/bare_inside.sh inside the bare root.
 
-    python run_notebook.py labs/NN-topic/NN-topic.ipynb executed.ipynb
+    python run_notebook.py labs/NN-topic/NN-topic.ipynb executed.ipynb [CELL_TIMEOUT_S]
+
+CELL_TIMEOUT_S (default 600, set for native speed) bounds each cell: an emulated system
+(container/arm64-system/proof.sh) gives 3600.
 """
 import re
 import sys
@@ -40,8 +43,8 @@ def silent_checks(nb):
             and "grader.check(" in c.source and not c.outputs]
 
 
-def main(path, executed):
-    nb = execute(path, executed)
+def main(path, executed, timeout=600):
+    nb = execute(path, executed, float(timeout))
     code = [c for c in nb.cells if c.cell_type == "code"]
     errors, silent = error_outputs(nb), silent_checks(nb)
     print(f"{path}: {sum(1 for c in code if c.execution_count)} of {len(code)} code cells run, "
@@ -55,4 +58,4 @@ def main(path, executed):
 
 
 if __name__ == "__main__":
-    sys.exit(main(*sys.argv[1:3]))
+    sys.exit(main(*sys.argv[1:4]))
