@@ -51,7 +51,7 @@ provided_names() {
 }
 
 missing_os_packages() {
-    local p missing=() provided
+    local p provided missing=()
     provided="$(provided_names)"
     for p in "${OS_PACKAGES[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue

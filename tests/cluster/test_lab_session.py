@@ -6,6 +6,7 @@ import subprocess
 
 import pytest
 
+from cephlab.core.poll import poll_until
 from cephlab.helpers.lab import LabSession
 
 pytestmark = pytest.mark.cluster
@@ -96,7 +97,8 @@ def test_set_full_ratios_returns_when_ceph_df_uses_them(lab_cluster):
     below the ratio does (used is a few % of each OSD, so 0.5 -> about half of 0.95's)."""
     lab = LabSession("98", cluster=lab_cluster)
     pool = lab.replicated_pool("p", size=3, pg_num=8)
-    before = lab_cluster.df()[pool]["max_avail"]
+    # a new pool reaches `ceph df` with the mgr's next digest (CI, 2026-12-02: not yet listed)
+    before = poll_until(lambda: lab_cluster.df().get(pool, {}).get("max_avail"), 30, f"{pool} in `ceph df`")
     full_before = lab.full_ratios()["full"]
     lab.set_full_ratios(full=0.5)
     after = lab_cluster.df()[pool]["max_avail"]      # no sleep: the point of the wait
