@@ -71,20 +71,12 @@ in_root() {
 }
 
 # --- 1. host tools -------------------------------------------------------------------------------
-step "host tools: qemu-system-arm, qemu-efi-aarch64, qemu-user-static, binfmt-support, debootstrap, e2fsprogs"
-need=()
-for p in qemu-system-arm qemu-efi-aarch64 qemu-user-static binfmt-support debootstrap e2fsprogs; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
-done
-if [ "${#need[@]}" -gt 0 ]; then
-    log "apt-get install -y ${need[*]}"
-    DEBIAN_FRONTEND=noninteractive apt-get update -q > /dev/null
-    # another apt on the host (the machine is shared) holds the lock for a while: wait for it
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends "${need[@]}" > "$DIR/host-apt.log" 2>&1 \
-        || die "apt-get install failed: see $DIR/host-apt.log"
-fi
+step "host tools: cephlab/packages-arm64-system.txt, then the emulation's (container/emulation.sh)"
+# shellcheck source=container/emulation.sh
+source "$REPO/container/emulation.sh"
+emu_install "$REPO/cephlab/packages-arm64-system.txt"
 # the handler for the root's arm64 programs (debootstrap's second stage, apt, pip)
-bash "$REPO/container/emulation.sh" linux/arm64
+emu_ensure linux/arm64
 FIRMWARE=/usr/share/qemu-efi-aarch64/QEMU_EFI.fd
 [ -r "$FIRMWARE" ] || die "no $FIRMWARE (qemu-efi-aarch64)"
 stage_done "host tools"

@@ -65,16 +65,18 @@ emu_mount_binfmt() {
 # the packages, named once in the project's set-up lists
 EMU_PACKAGES="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/cephlab/packages-emulation.txt"
 
+# emu_install LIST: the packages of a cephlab/packages-*.txt that are not installed yet; apt
+# waits for another apt's lock instead of failing at once
 emu_install() {
     local p missing=() wanted=()
-    mapfile -t wanted < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$EMU_PACKAGES")
+    mapfile -t wanted < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1")
     for p in "${wanted[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
     done
     [ "${#missing[@]}" -eq 0 ] && return 0
     emu_say "apt-get install -y ${missing[*]}"
     DEBIAN_FRONTEND=noninteractive apt-get update -q > /dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" \
         || emu_die "apt-get install -y ${missing[*]} failed: is the Debian mirror reachable?"
 }
 
@@ -105,7 +107,7 @@ emu_ensure() {
     fi
     emu_need_root "$platform"
     emu_mount_binfmt
-    emu_install
+    emu_install "$EMU_PACKAGES"
     emu_register "$arch"
     emu_handler_ok "$arch" || emu_die "qemu-$arch is still not registered with the F flag: $(cat "$(emu_handler "$arch")" 2>&1)"
     emu_say "qemu-$arch registered: $(tr '\n' ' ' < "$(emu_handler "$arch")")"
