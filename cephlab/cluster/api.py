@@ -226,7 +226,7 @@ class Cluster(Pools, Tuning, Measuring, Faults, Fullness):
         A mgr that does not report it (an answer without `osd_epoch`): its epoch back as 0, no wait."""
         want = int(self.client.mon("osd dump")["epoch"])
         name = self.client.mon("mgr dump")["active_name"]
-        seen = [0]
+        seen = [0]                              # the mgr's epoch at the last look
 
         def mgr_epoch() -> int | None:
             try:
@@ -236,14 +236,17 @@ class Cluster(Pools, Tuning, Measuring, Faults, Fullness):
             epoch = answer.get("osd_epoch") if isinstance(answer, dict) else None
             return int(epoch) if epoch is not None else None
 
-        if mgr_epoch() is None:
+        first = mgr_epoch()
+        if first is None:
             return 0
+        seen[0] = first
 
         def caught_up() -> bool:
             seen[0] = mgr_epoch() or 0
             return seen[0] >= want
-        poll_until(caught_up, timeout, f"mgr.{name} receiving OSD map epoch {want}",
-                   describe=lambda: f"it has epoch {seen[0]}", hint="is the mgr up? `ceph mgr stat`")
+        if first < want:
+            poll_until(caught_up, timeout, f"mgr.{name} receiving OSD map epoch {want}",
+                       describe=lambda: f"it has epoch {seen[0]}", hint="is the mgr up? `ceph mgr stat`")
         return seen[0]
 
     def wait_for_df_refresh(self, timeout: float | None = None) -> None:

@@ -28,7 +28,7 @@ class Pools(ClusterCore):
             # This client's map may still hold a same-named pool deleted a moment ago (a re-run
             # of a lab): open_ioctx would resolve the name to the dead pool's id, and RBD's
             # pool_init then fails with ENOENT ("error initializing pool").
-            self.client.handle.wait_for_latest_osdmap()
+            self.wait_for_latest_osdmap()
         if application:
             self.client.mon("osd pool application enable", pool=name, app=application,
                             yes_i_really_mean_it=True)

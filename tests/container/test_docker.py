@@ -89,7 +89,7 @@ def _ready(eng, what: str) -> float:
 
     def up():
         return answers(url) and "HEALTH_OK" in eng.docker("exec", "-u", "learner", NAME, "cephlab", "status",
-                                               check=False, timeout=60).stdout
+                                                          check=False, timeout=60).stdout
     poll_until(up, 300, f"JupyterLab and a healthy cluster ({what})", interval=0.5,
                hint=f"see: docker logs {NAME}")
     return round(time.monotonic() - t0, 1)
